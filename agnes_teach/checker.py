@@ -1,0 +1,245 @@
+"""Check scenarios: validate, replay claimed solutions, verify every claim.
+
+The checker decides nothing itself: the engine says whether a move is legal
+(and which rule refuses it), the solver proves winnability.  A claim the
+solver cannot settle within the budget is reported as not proved, never as
+passed.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from . import i18n
+from .engine import Refusal, apply_unchecked, legal_moves, refusal, resolve
+from .errors import InputError, Problem
+from .moves import Move, MoveText, parse_move_text
+from .position import Position
+from .scenario import Scenario
+from .solver import first_move_verdicts, solve
+
+DEFAULT_BUDGET = 10.0
+
+
+@dataclass
+class CheckError:
+    rule: str | None
+    message: str
+    move_index: int | None = None
+    move: str | None = None
+
+    def to_json(self) -> dict[str, object]:
+        return {"rule": self.rule, "move_index": self.move_index, "move": self.move, "message": self.message}
+
+
+@dataclass
+class CheckResult:
+    file: str
+    id: str
+    errors: list[CheckError] = field(default_factory=list)
+    verified: list[str] = field(default_factory=list)
+
+    @property
+    def ok(self) -> bool:
+        return not self.errors
+
+    def to_json(self) -> dict[str, object]:
+        return {
+            "file": self.file,
+            "id": self.id,
+            "ok": self.ok,
+            "verified": self.verified,
+            "errors": [e.to_json() for e in self.errors],
+        }
+
+
+Translate = Callable[..., str]
+
+
+def _resolve_or_error(
+    pos: Position, text: MoveText, file: str, line: int | None
+) -> Move | Refusal:
+    got = resolve(pos, text)
+    if isinstance(got, str):
+        raise InputError(Problem(got, file, line))
+    return got
+
+
+def replay(
+    pos: Position, moves: list[MoveText], lang: str, file: str, line: int | None, must_win: bool
+) -> tuple[list[CheckError], Position]:
+    """Play `moves` from `pos`; the first refused move ends the replay with its rule."""
+    t = i18n.text
+    for index, text in enumerate(moves, start=1):
+        got = _resolve_or_error(pos, text, file, line)
+        why = got if isinstance(got, Refusal) else refusal(pos, got)
+        if why is not None:
+            message = i18n.refusal_message(why, lang)
+            return [CheckError(why.rule, message, index, str(got) if isinstance(got, Move) else text.text)], pos
+        assert isinstance(got, Move)
+        pos = apply_unchecked(pos, got)
+    if must_win and not pos.is_won():
+        home = pos.cards_home()
+        message = i18n.rule_message(lang, "end.win", home=t(lang, "check", "{n} of 52 cards home", n=home))
+        return [CheckError("end.win", message, None, None)], pos
+    return [], pos
+
+
+def check_scenario(
+    sc: Scenario,
+    *,
+    lang: str = "en",
+    extra_solution: list[MoveText] | None = None,
+    budget: float = DEFAULT_BUDGET,
+    progress: Callable[[str], None] | None = None,
+) -> CheckResult:
+    """Verify every claim of one scenario.  InputError only for unusable input."""
+    t = i18n.text
+    result = CheckResult(sc.file, sc.id)
+    pos = sc.position
+    loc = sc.locator
+    line_of = (lambda *p: loc.line(*p)) if loc is not None else (lambda *p: None)
+
+    solutions: list[tuple[str, list[MoveText], int | None]] = []
+    if sc.solution is not None:
+        solutions.append(("solution", sc.solution, line_of("solution")))
+    if extra_solution is not None:
+        solutions.append(("--solution", extra_solution, None))
+    for label, moves, line in solutions:
+        # formats.md: a file's solution must win for task "win".  A solution given
+        # on the command line is a claimed win unless the task is only about legal moves.
+        must_win = sc.task == "win" if label == "solution" else sc.task != "legal-moves"
+        errors, _ = replay(pos, moves, lang, sc.file, line, must_win=must_win)
+        result.errors.extend(errors)
+        if not errors:
+            result.verified.append(label)
+
+    expect = sc.expect
+    if "legal" in expect:
+        _check_legal(sc, result, lang)
+    if "illegal" in expect:
+        _check_illegal(sc, result, lang)
+    if "winnable" in expect:
+        if progress:
+            progress(f"{sc.id}: proving winnable")
+        verdict = solve(pos, seconds=budget)
+        claimed = "won" if expect["winnable"] else "lost"
+        if verdict.status == "unknown":
+            result.errors.append(CheckError("end.win", t(
+                lang, "check", "expect.winnable is not proved: the solver did not decide "
+                "the position within {budget} s", budget=budget)))
+        elif verdict.status != claimed:
+            key = ("expect.winnable is true, but the solver proved the position lost"
+                   if expect["winnable"] else
+                   "expect.winnable is false, but the solver found a win")
+            result.errors.append(CheckError("end.loss" if expect["winnable"] else "end.win",
+                                            t(lang, "check", key)))
+        else:
+            result.verified.append("winnable")
+    for key in ("key_move", "trap_move"):
+        if key in expect:
+            if progress:
+                progress(f"{sc.id}: proving {key}")
+            _check_first_move(sc, result, lang, key, budget)
+    return result
+
+
+def _moves_of(sc: Scenario, texts: list[str], *path: str) -> list[Move | Refusal]:
+    pos = sc.position
+    line = sc.locator.line(*path) if sc.locator else None
+    return [_resolve_or_error(pos, parse_move_text(s), sc.file, line) for s in texts]
+
+
+def _check_legal(sc: Scenario, result: CheckResult, lang: str) -> None:
+    from .moves import split_moves
+
+    t = i18n.text
+    pos = sc.position
+    claimed = _moves_of(sc, split_moves(sc.expect["legal"]), "expect", "legal")
+    actual = set(legal_moves(pos))
+    claimed_moves: set[Move] = set()
+    failed = False
+    for got in claimed:
+        why = got if isinstance(got, Refusal) else refusal(pos, got)
+        if why is not None:
+            failed = True
+            result.errors.append(CheckError(why.rule, t(
+                lang, "check", "expect.legal lists {move}, but it is refused: {why}",
+                move=why.move, why=i18n.refusal_message(why, lang)), None, why.move))
+        else:
+            assert isinstance(got, Move)
+            claimed_moves.add(got)
+    for move in sorted(actual - claimed_moves, key=str):
+        failed = True
+        result.errors.append(CheckError(None, t(
+            lang, "check", "expect.legal leaves out {move}, which is legal", move=str(move)), None, str(move)))
+    if not failed:
+        result.verified.append("legal")
+
+
+def _check_illegal(sc: Scenario, result: CheckResult, lang: str) -> None:
+    t = i18n.text
+    pos = sc.position
+    failed = False
+    for text, rule_id in sc.expect["illegal"].items():
+        (got,) = _moves_of(sc, [str(text)], "expect", "illegal", text)
+        why = got if isinstance(got, Refusal) else refusal(pos, got)
+        if why is None:
+            failed = True
+            result.errors.append(CheckError(str(rule_id), t(
+                lang, "check", "expect.illegal says {move} is refused by {rule}, but it is legal",
+                move=str(text), rule=rule_id), None, str(got)))
+        elif why.rule != rule_id:
+            failed = True
+            result.errors.append(CheckError(why.rule, t(
+                lang, "check", "expect.illegal says {move} is refused by {rule}, but the rule that "
+                "refuses it is {actual}: {why}", move=str(text), rule=rule_id, actual=why.rule,
+                why=i18n.refusal_message(why, lang)), None, why.move))
+    if not failed:
+        result.verified.append("illegal")
+
+
+def _check_first_move(sc: Scenario, result: CheckResult, lang: str, key: str, budget: float) -> None:
+    """key_move: the only winning first move.  trap_move: legal, and proved losing while a win exists."""
+    t = i18n.text
+    pos = sc.position
+    (got,) = _moves_of(sc, [str(sc.expect[key])], "expect", key)
+    why = got if isinstance(got, Refusal) else refusal(pos, got)
+    if why is not None:
+        result.errors.append(CheckError(why.rule, t(
+            lang, "check", "expect.{key} {move} is not even legal: {why}", key=key, move=why.move,
+            why=i18n.refusal_message(why, lang)), None, why.move))
+        return
+    assert isinstance(got, Move)
+    verdicts = first_move_verdicts(pos, seconds=budget)
+    if key == "key_move":
+        others = [m for m in verdicts.winning if m != got]
+        if verdicts.unknown:
+            result.errors.append(CheckError(None, t(
+                lang, "check", "expect.key_move is not proved: the solver could not decide "
+                "the position after {moves} within {budget} s",
+                moves=", ".join(map(str, verdicts.unknown)), budget=budget)))
+        elif got not in verdicts.winning:
+            result.errors.append(CheckError("end.loss", t(
+                lang, "check", "expect.key_move {move} does not keep the win: the solver proved "
+                "the position after it lost", move=str(got)), None, str(got)))
+        elif others:
+            result.errors.append(CheckError(None, t(
+                lang, "check", "expect.key_move {move} is not the only winning first move: "
+                "{others} win too", move=str(got), others=", ".join(map(str, others))), None, str(got)))
+        else:
+            result.verified.append("key_move")
+    else:
+        if got in verdicts.unknown or (not verdicts.winning and verdicts.unknown):
+            result.errors.append(CheckError(None, t(
+                lang, "check", "expect.trap_move is not proved within {budget} s", budget=budget)))
+        elif got not in verdicts.losing:
+            result.errors.append(CheckError("end.loss", t(
+                lang, "check", "expect.trap_move {move} does not lose: the solver found a win after it",
+                move=str(got)), None, str(got)))
+        elif not verdicts.winning:
+            result.errors.append(CheckError("end.loss", t(
+                lang, "check", "expect.trap_move: every first move loses, so there is no trap to avoid")))
+        else:
+            result.verified.append("trap_move")

@@ -1,0 +1,122 @@
+"""Commands that play by the rules: ``deal``, ``moves``, ``check``."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+import yaml
+
+from .. import i18n
+from ..checker import DEFAULT_BUDGET, check_scenario
+from ..deal import MAX_SEED, deal
+from ..engine import legal_moves
+from ..errors import InputError, Problem
+from ..profile import get_profile
+from ..scenario import load_scenario, parse_moves, scenario_files
+from ..yamlio import Locator
+from . import app, input_errors
+
+ProfileOption = Annotated[
+    str, typer.Option("--profile", "-p", help="Variant profile (bernauer, morehead, parlett, agnes-ru, "
+                      "reserve-last-deal).")
+]
+
+
+def dump_yaml(data: Any) -> str:
+    class Dumper(yaml.SafeDumper):
+        def ignore_aliases(self, data: Any) -> bool:
+            return True
+
+    return yaml.dump(data, Dumper=Dumper, sort_keys=False, allow_unicode=True, default_flow_style=False,
+                     width=100)
+
+
+@app.command("deal")
+@input_errors
+def deal_command(
+    seed: Annotated[int, typer.Argument(help="Deal number, 0 to 2147483647 (see the README for the shuffle).")],
+    profile: ProfileOption = "bernauer",
+) -> None:
+    """Print the starting position of deal number SEED as YAML."""
+    if not 0 <= seed <= MAX_SEED:
+        raise InputError(f"deal number {seed} is out of range (0 to {MAX_SEED})")
+    position = deal(seed, get_profile(profile))
+    sys.stdout.write(f"# deal {seed}, profile {position.profile.id}\n")
+    sys.stdout.write(dump_yaml(position.to_data()))
+
+
+@app.command("moves")
+@input_errors
+def moves_command(
+    file: Annotated[Path, typer.Argument(help="A position file, or a scenario file with position:.")],
+    as_json: Annotated[bool, typer.Option("--json", help="One JSON object on stdout.")] = False,
+) -> None:
+    """List the legal moves of the position in FILE."""
+    scenario = load_scenario(file)
+    moves = [str(m) for m in legal_moves(scenario.position)]
+    if as_json:
+        print(json.dumps({"moves": moves}))
+    else:
+        for move in moves:
+            print(move)
+
+
+@app.command("check")
+@input_errors
+def check_command(
+    paths: Annotated[list[str], typer.Argument(help="Scenario files, or folders to search for *.yaml.")],
+    solution: Annotated[
+        str | None, typer.Option("--solution", help="A claimed solution to check against every file.")
+    ] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="One JSON object on stdout.")] = False,
+    lang: Annotated[str, typer.Option("--lang", help="Language of the messages.")] = "en",
+    budget: Annotated[
+        float, typer.Option("--budget", help="Seconds the solver may spend on each claim it proves.")
+    ] = DEFAULT_BUDGET,
+) -> None:
+    """Validate scenarios and verify every claim, a claimed solution included.
+
+    Exit 0 when every claim holds, 1 when one fails (or is not proved), 2 for bad input.
+    """
+    i18n.check_lang(lang)
+    if budget <= 0:
+        raise InputError("--budget must be a positive number of seconds")
+    extra = parse_moves(solution, Locator("--solution", None)) if solution is not None else None
+    files = scenario_files(paths)
+    if not files:
+        raise InputError(Problem("no scenario files (*.yaml) found", " ".join(paths)))
+    # Load everything first: bad input anywhere stops the run before any claim is checked.
+    problems: list[Problem] = []
+    scenarios = []
+    for f in files:
+        try:
+            scenarios.append(load_scenario(f))
+        except InputError as exc:
+            problems.extend(exc.in_file(str(f)).problems)
+    if problems:
+        raise InputError(problems)
+    results = []
+    show = sys.stderr.isatty() and not as_json
+    for sc in scenarios:
+        if show:
+            print(f"checking {sc.file} ...", file=sys.stderr, end="\r")
+        results.append(check_scenario(sc, lang=lang, extra_solution=extra, budget=budget))
+    ok = all(r.ok for r in results)
+    if as_json:
+        print(json.dumps({"ok": ok, "results": [r.to_json() for r in results]}, ensure_ascii=False))
+    else:
+        for r in results:
+            status = "ok  " if r.ok else "FAIL"
+            claims = ", ".join(r.verified) if r.verified else i18n.text(lang, "check", "nothing claimed")
+            print(f"{status} {r.file} ({r.id}): {claims}")
+            for e in r.errors:
+                where = f"move {e.move_index} {e.move}: " if e.move_index else (f"{e.move}: " if e.move else "")
+                rule = f"[{e.rule}] " if e.rule else ""
+                print(f"     {where}{rule}{e.message}")
+        passed = sum(r.ok for r in results)
+        print(f"{passed} passed, {len(results) - passed} failed")
+    raise typer.Exit(0 if ok else 1)

@@ -1,0 +1,307 @@
+"""The rules engine: legal moves, refusals by rule id, applying moves.
+
+Pure functions over immutable :class:`Position` values.  Every rule decision
+the project makes is made here; the solver's fast state is checked against it.
+Profiles are read only through their parameters.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+
+from .cards import Card, card_name, is_red, rank_name, rank_of, suit_of
+from .moves import DEAL, DEAL_MOVE, Move, MoveText
+from .position import Pile, Position
+
+
+@dataclass(frozen=True)
+class Refusal:
+    """Why a move is illegal: the rule id, and the facts a message needs."""
+
+    rule: str
+    move: str
+    params: dict[str, str] = field(default_factory=dict)
+
+
+class IllegalMoveError(ValueError):
+    """Raised by :func:`apply_move` for a refused move; carries the refusal."""
+
+    def __init__(self, refusal: Refusal) -> None:
+        self.refusal = refusal
+        super().__init__(f"{refusal.move}: refused by {refusal.rule}")
+
+
+# ----------------------------------------------------------------- locating
+
+
+@dataclass(frozen=True, slots=True)
+class Place:
+    kind: str  # "t", "r", "x", "f", "s" (stock)
+    index: int  # pile index (suit for "f")
+    depth: int  # position in the pile, 0 = bottom
+
+
+def locate(pos: Position, card: Card) -> Place:
+    for kind, piles in (("t", pos.tableau), ("r", pos.reserve), ("x", pos.exposed)):
+        for i, pile in enumerate(piles):
+            if card in pile:
+                return Place(kind, i, pile.index(card))
+    if card in pos.stock:
+        return Place("s", 0, pos.stock.index(card))
+    suit = suit_of(card)
+    return Place("f", suit, pos.foundation_cards(suit).index(card))
+
+
+def _pile_exists(pos: Position, name: str) -> bool:
+    kind, number = name[0], int(name[1:])
+    count = {"t": pos.profile.columns, "r": pos.profile.reserve_piles, "x": pos.profile.exposed_cells}[kind]
+    return 1 <= number <= count
+
+
+# -------------------------------------------------------------- rank logic
+
+
+def builds_on(card: int, target: int, wrap: bool) -> bool:
+    """Can `card` lie on `target` in the tableau: other colour, one rank lower."""
+    if is_red(card) == is_red(target):
+        return False
+    r, t = rank_of(card), rank_of(target)
+    return t == r + 1 or (wrap and r == 13 and t == 1)
+
+
+def is_run(pile: Pile, start: int, wrap: bool) -> bool:
+    """Is pile[start:] a valid run (each card builds on the one below it)?"""
+    return all(builds_on(pile[j], pile[j - 1], wrap) for j in range(start + 1, len(pile)))
+
+
+def run_start(pile: Pile, wrap: bool) -> int:
+    """Index of the lead card of the longest valid run at the top of `pile`."""
+    i = len(pile) - 1
+    while i > 0 and builds_on(pile[i], pile[i - 1], wrap):
+        i -= 1
+    return i
+
+
+def next_foundation_rank(pos: Position, suit: int) -> int | None:
+    """The rank the foundation of `suit` takes next; None when complete."""
+    n = pos.foundations[suit]
+    return None if n == 13 else (pos.base - 1 + n) % 13 + 1
+
+
+# --------------------------------------------------------------- refusals
+
+
+def refusal(pos: Position, move: Move) -> Refusal | None:
+    """None if `move` is legal in `pos`, else the rule that refuses it."""
+    place = locate(pos, move.card) if move.card is not None else None
+    return _refusal(pos, move, place)
+
+
+def _refusal(pos: Position, move: Move, place: Place | None) -> Refusal | None:
+    p = pos.profile
+
+    def no(rule: str, **extra: str) -> Refusal:
+        params = {"dest": move.dest, "base": rank_name(pos.base), **extra}
+        if move.card is not None:
+            params["card"] = card_name(move.card)
+        return Refusal(rule, str(move), params)
+
+    if move.dest == DEAL:
+        return None if pos.stock else no("stock.no-redeal")
+    assert move.card is not None
+    card, dest = move.card, move.dest
+
+    if dest != "f" and not _pile_exists(pos, dest):
+        return no("deal.layout")
+    if dest[0] == "r":
+        return no("reserve.no-build")
+    if dest[0] == "x":
+        return no("stock.last-two")
+
+    assert place is not None
+    if place.kind == "s":
+        return no("stock.deal")
+    if place.kind == "f":
+        complete = pos.foundations[place.index] == 13
+        if dest == "f":
+            return no("foundation.full" if complete else "foundation.final")
+        if not p.foundation_return:
+            return no("foundation.final")
+        if place.depth != pos.foundations[place.index] - 1:
+            return no("foundation.return")
+    elif place.kind == "r":
+        if place.depth != len(pos.reserve[place.index]) - 1:
+            return no("reserve.top")
+    elif place.kind == "t":
+        column = pos.tableau[place.index]
+        is_top = place.depth == len(column) - 1
+        if dest == "f":
+            if not is_top:
+                return no("tableau.run")
+        else:
+            if dest == f"t{place.index + 1}":
+                return no("tableau.run")
+            if not is_run(column, place.depth, p.tableau_wrap):
+                return no("tableau.run")
+            if p.whole_runs_only and place.depth != run_start(column, p.tableau_wrap):
+                return no("tableau.whole-run")
+
+    if dest == "f":
+        if place.kind == "r" and not p.reserve_to_foundation:
+            return no("reserve.to-tableau-only")
+        if place.kind == "x" and not p.exposed_to_foundation:
+            return no("foundation.from-tableau-only")
+        suit = suit_of(card)
+        want = next_foundation_rank(pos, suit)
+        if want is None:
+            return no("foundation.full")
+        if pos.foundations[suit] == 0 and rank_of(card) != pos.base:
+            return no("foundation.start")
+        if rank_of(card) != want:
+            return no("foundation.suit", want=rank_name(want))
+        return None
+
+    target = pos.tableau[int(dest[1:]) - 1]
+    if not target:
+        want = p.empty_rank(pos.base)
+        if rank_of(card) != want:
+            return no("tableau.empty", want=rank_name(want))
+        return None
+    top = target[-1]
+    if builds_on(card, top, p.tableau_wrap):
+        return None
+    if not p.tableau_wrap and builds_on(card, top, True):
+        return no("tableau.wrap", target=card_name(top))
+    return no("tableau.build", target=card_name(top))
+
+
+def is_legal(pos: Position, move: Move) -> bool:
+    return refusal(pos, move) is None
+
+
+# -------------------------------------------------------------- generation
+
+
+def _movable_cards(pos: Position) -> list[tuple[Card, Place]]:
+    """Every card that might move, with where it lies (tops, run tails, foundation tops)."""
+    p = pos.profile
+    out: list[tuple[Card, Place]] = []
+    for i, column in enumerate(pos.tableau):
+        if column:
+            for depth in range(run_start(column, p.tableau_wrap), len(column)):
+                out.append((column[depth], Place("t", i, depth)))
+    for kind, piles in (("r", pos.reserve), ("x", pos.exposed)):
+        for i, pile in enumerate(piles):
+            if pile:
+                out.append((pile[-1], Place(kind, i, len(pile) - 1)))
+    if p.foundation_return:
+        for suit in range(4):
+            top = pos.foundation_top(suit)
+            if top is not None:
+                out.append((top, Place("f", suit, pos.foundations[suit] - 1)))
+    return out
+
+
+def legal_moves(pos: Position) -> list[Move]:
+    """Every legal move, in a stable order (sources, then destinations, deal last)."""
+    dests = ["f"] + [f"t{i + 1}" for i in range(pos.profile.columns)]
+    moves = [
+        m
+        for card, place in _movable_cards(pos)
+        for m in (Move(card, d) for d in dests)
+        if _refusal(pos, m, place) is None
+    ]
+    if pos.stock:
+        moves.append(DEAL_MOVE)
+    return moves
+
+
+# ---------------------------------------------------------------- applying
+
+
+def apply_move(pos: Position, move: Move) -> Position:
+    """The position after a legal move; IllegalMoveError naming the rule otherwise."""
+    why = refusal(pos, move)
+    if why is not None:
+        raise IllegalMoveError(why)
+    return apply_unchecked(pos, move)
+
+
+def apply_unchecked(pos: Position, move: Move) -> Position:
+    """Apply a move known to be legal (no checks; garbage in, garbage out)."""
+    if move.dest == DEAL:
+        deal = pos.profile.stock_deals[pos.deals_done]
+        reserve = [list(p) for p in pos.reserve]
+        exposed = [list(p) for p in pos.exposed]
+        for card, pile in zip(pos.stock, deal):
+            (reserve if pile[0] == "r" else exposed)[int(pile[1:]) - 1].append(card)
+        return replace(
+            pos,
+            reserve=tuple(tuple(p) for p in reserve),
+            exposed=tuple(tuple(p) for p in exposed),
+            stock=pos.stock[len(deal):],
+        )
+    assert move.card is not None
+    place = locate(pos, move.card)
+    tableau = list(pos.tableau)
+    foundations = list(pos.foundations)
+    moving: Pile
+    if place.kind == "t":
+        column = tableau[place.index]
+        moving = column[place.depth:]
+        tableau[place.index] = column[: place.depth]
+    elif place.kind == "f":
+        moving = (move.card,)
+        foundations[place.index] -= 1
+    else:
+        piles = list(pos.reserve if place.kind == "r" else pos.exposed)
+        moving = (move.card,)
+        piles[place.index] = piles[place.index][:-1]
+        if place.kind == "r":
+            pos = replace(pos, reserve=tuple(piles))
+        else:
+            pos = replace(pos, exposed=tuple(piles))
+    if move.dest == "f":
+        foundations[suit_of(move.card)] += 1
+    else:
+        i = int(move.dest[1:]) - 1
+        tableau[i] = tableau[i] + moving
+    return replace(
+        pos,
+        tableau=tuple(tableau),
+        foundations=(foundations[0], foundations[1], foundations[2], foundations[3]),
+    )
+
+
+# ---------------------------------------------------------- reading input
+
+
+def resolve(pos: Position, text: MoveText) -> Move | Refusal | str:
+    """Turn parsed move text into a Move for this position.
+
+    ``CARD>DEST`` always resolves.  ``SRC>DEST`` names a pile: its top card, or
+    for a column onto a column the one tail that can legally go there.  Returns
+    a Refusal when the source pile is empty, and a string (what is ambiguous)
+    when a column holds several tails that could go.
+    """
+    if text.is_deal:
+        return DEAL_MOVE
+    if text.card is not None:
+        return Move(text.card, text.dest)
+    assert text.source is not None
+    source = text.source
+    if not _pile_exists(pos, source):
+        return Refusal("deal.layout", text.text, {"dest": source})
+    pile = pos.pile(source)
+    if not pile:
+        rule = {"t": "tableau.run", "r": "reserve.top", "x": "stock.last-two"}[source[0]]
+        return Refusal(rule, text.text, {"empty": source})
+    if source[0] != "t" or text.dest[0] != "t":
+        return Move(pile[-1], text.dest)
+    leads = [Move(pile[i], text.dest) for i in range(len(pile))]
+    legal = [m for m in leads if refusal(pos, m) is None]
+    if len(legal) == 1:
+        return legal[0]
+    if not legal:
+        return Move(pile[-1], text.dest)
+    return f"{text.text} is ambiguous: " + " or ".join(str(m) for m in legal)

@@ -1,0 +1,87 @@
+"""Message catalogues: gettext ``.po`` files, one per language, read with Babel.
+
+Engine refusals are looked up by rule id (``msgctxt "refusal"``, ``msgid`` =
+the rule id), so the engine never carries text.  Catalogues are compiled in
+memory at first use, so no build step and no binary files are needed.
+"""
+
+from __future__ import annotations
+
+import gettext
+import io
+import string
+from functools import cache
+from importlib import resources
+
+from babel.messages.mofile import write_mo
+from babel.messages.pofile import read_po
+
+from .cards import SUIT_SYMBOLS, SUITS
+from .engine import Refusal
+from .errors import InputError
+
+DOMAIN = "agnes_teach"
+DEFAULT_LANG = "en"
+
+
+def languages() -> list[str]:
+    """Languages that ship a catalogue, in a stable order."""
+    folder = resources.files("agnes_teach").joinpath("locale")
+    found = sorted(p.name for p in folder.iterdir() if p.joinpath("LC_MESSAGES").is_dir())
+    return sorted(found, key=lambda lang: (lang != "en", lang))
+
+
+def check_lang(lang: str) -> str:
+    if lang not in languages():
+        raise InputError(f"unknown language {lang!r} (available: {', '.join(languages())})")
+    return lang
+
+
+@cache
+def translations(lang: str) -> gettext.NullTranslations:
+    po = resources.files("agnes_teach").joinpath("locale").joinpath(lang).joinpath(
+        "LC_MESSAGES"
+    ).joinpath(f"{DOMAIN}.po")
+    with po.open("rb") as fp:
+        catalog = read_po(fp, locale=lang)
+    buf = io.BytesIO()
+    write_mo(buf, catalog)
+    buf.seek(0)
+    trans: gettext.NullTranslations = gettext.GNUTranslations(buf)
+    if lang != DEFAULT_LANG:
+        trans.add_fallback(translations(DEFAULT_LANG))
+    return trans
+
+
+class _Missing(dict[str, str]):
+    def __missing__(self, key: str) -> str:
+        return "{" + key + "}"
+
+
+def fill(text: str, params: dict[str, str]) -> str:
+    """Format ``{name}`` fields; a field without a value stays as written."""
+    return string.Formatter().vformat(text, (), _Missing(params))
+
+
+def text(lang: str, context: str, msgid: str, **params: object) -> str:
+    """A translated message by context and id, with ``{fields}`` filled in."""
+    message = translations(lang).pgettext(context, msgid)
+    return fill(message, {k: str(v) for k, v in params.items()})
+
+
+def rule_message(lang: str, rule_id: str, **params: object) -> str:
+    """Why a rule refuses, in `lang` (``msgctxt "refusal"``, keyed by rule id)."""
+    return text(lang, "refusal", rule_id, **params)
+
+
+def refusal_message(refusal: Refusal, lang: str = DEFAULT_LANG) -> str:
+    params = dict(refusal.params)
+    for key in ("card", "target"):
+        if key in params:
+            params[key] = _symbol(params[key])
+    return rule_message(lang, refusal.rule, **params)
+
+
+def _symbol(card: str) -> str:
+    """``6H`` -> ``6♥`` for messages people read."""
+    return card[:-1] + SUIT_SYMBOLS[SUITS.index(card[-1])] if card and card[-1] in SUITS else card

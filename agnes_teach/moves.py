@@ -1,0 +1,83 @@
+"""Moves and their text: ``6H>f``, ``4C>t2``, ``deal``; input also ``r3>f``, ``t5>t2``."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from .cards import Card, CardError, card_name, card_symbol, parse_card
+
+DEAL = "deal"
+_DEST = re.compile(r"^(f|[trx][1-9][0-9]?)$")
+_PILE = re.compile(r"^([trx])([1-9][0-9]?)$")
+
+
+class MoveSyntaxError(ValueError):
+    """Text that is not a move at all."""
+
+
+@dataclass(frozen=True, slots=True, order=True)
+class Move:
+    """One step: a card (with everything on it) to a destination pile, or a deal."""
+
+    card: Card | None  # None for a deal
+    dest: str  # "f", "t1".., "r1".., "x1".., or "deal"
+
+    @property
+    def is_deal(self) -> bool:
+        return self.dest == DEAL
+
+    def __str__(self) -> str:
+        return DEAL if self.card is None else f"{card_name(self.card)}>{self.dest}"
+
+    def symbol_text(self) -> str:
+        """Document form: ``6♥>f``."""
+        return DEAL if self.card is None else f"{card_symbol(self.card)}>{self.dest}"
+
+
+DEAL_MOVE = Move(None, DEAL)
+
+
+@dataclass(frozen=True, slots=True)
+class MoveText:
+    """A parsed move before it meets a position: the card, or a source pile."""
+
+    text: str
+    card: Card | None
+    source: str | None  # "t5", "r3", "x1" when written SRC>DEST
+    dest: str
+
+    @property
+    def is_deal(self) -> bool:
+        return self.dest == DEAL
+
+
+def parse_move_text(text: str) -> MoveText:
+    """Parse one move; MoveSyntaxError for text that is not a move."""
+    raw = str(text).strip()
+    if raw.lower() == DEAL:
+        return MoveText(raw, None, None, DEAL)
+    parts = re.split(r"\s*(?:>|→|->)\s*", raw)
+    if len(parts) != 2 or not parts[0] or not parts[1]:
+        raise MoveSyntaxError(f"not a move: {raw!r} (write CARD>DEST such as 6H>f or 4C>t2, or deal)")
+    left, dest = parts[0], parts[1].lower()
+    if not _DEST.match(dest):
+        raise MoveSyntaxError(f"not a move: {raw!r} (the destination must be f, t1..t7, r1..r7, x1 or x2)")
+    pile = _PILE.match(left.lower())
+    if pile:
+        return MoveText(raw, None, left.lower(), dest)
+    try:
+        card = parse_card(left)
+    except CardError as exc:
+        raise MoveSyntaxError(f"not a move: {raw!r} ({exc})") from None
+    return MoveText(raw, card, None, dest)
+
+
+def split_moves(text: str | list[object]) -> list[str]:
+    """A solution: a list of moves, or one string separated by commas or spaces."""
+    if isinstance(text, list):
+        out: list[str] = []
+        for item in text:
+            out.extend(split_moves(str(item)))
+        return out
+    return [part for part in re.split(r"[\s,;]+", str(text)) if part]

@@ -1,0 +1,119 @@
+"""Safe YAML loading that remembers where each value came from.
+
+Files are decoded as strict UTF-8, scanned for aliases before anything is
+built (an alias bomb never expands), and loaded with the safe loader (tags
+such as ``!!python/object`` are refused).  ``Locator`` maps a path of keys
+and indexes back to a line, so problems can name it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from .errors import InputError, Problem
+
+MAX_BYTES = 2_000_000
+PathKey = str | int
+
+
+@dataclass
+class Locator:
+    """Finds the 1-based line of a value inside a loaded YAML document."""
+
+    file: str | None
+    root: yaml.Node | None
+
+    def line(self, *path: PathKey) -> int | None:
+        node = self.root
+        best: int | None = node.start_mark.line + 1 if node is not None else None
+        for key in path:
+            if node is None:
+                break
+            child: yaml.Node | None = None
+            if isinstance(node, yaml.MappingNode):
+                for k, v in node.value:
+                    if isinstance(k, yaml.ScalarNode) and k.value == str(key):
+                        child = v
+                        break
+            elif isinstance(node, yaml.SequenceNode) and isinstance(key, int):
+                if 0 <= key < len(node.value):
+                    child = node.value[key]
+            if child is None:
+                break
+            node = child
+            best = node.start_mark.line + 1
+        return best
+
+    def problem(self, message: str, *path: PathKey) -> Problem:
+        return Problem(message, self.file, self.line(*path))
+
+    def at(self, *prefix: PathKey) -> Locator:
+        """A locator for a sub-document (a scenario's ``position:``)."""
+        node = self.root
+        for key in prefix:
+            nxt = None
+            if isinstance(node, yaml.MappingNode):
+                for k, v in node.value:
+                    if isinstance(k, yaml.ScalarNode) and k.value == str(key):
+                        nxt = v
+            node = nxt
+        return Locator(self.file, node)
+
+
+def _mark_line(exc: yaml.YAMLError) -> int | None:
+    mark = getattr(exc, "problem_mark", None) or getattr(exc, "context_mark", None)
+    return mark.line + 1 if mark is not None else None
+
+
+def loads(text: str, file: str | None = None) -> tuple[Any, Locator]:
+    """Parse one YAML document from text; InputError on any problem."""
+    try:
+        for event in yaml.parse(text, Loader=yaml.SafeLoader):
+            if isinstance(event, yaml.AliasEvent):
+                raise InputError(
+                    Problem(
+                        "YAML aliases (*name) are not allowed in these files",
+                        file,
+                        event.start_mark.line + 1,
+                    )
+                )
+        root = yaml.compose(text, Loader=yaml.SafeLoader)
+        data = yaml.safe_load(text)
+    except InputError:
+        raise
+    except yaml.YAMLError as exc:
+        reason = getattr(exc, "problem", None) or str(exc).splitlines()[0]
+        raise InputError(Problem(f"not valid YAML: {reason}", file, _mark_line(exc))) from None
+    except RecursionError:
+        raise InputError(Problem("not valid YAML: nested too deeply", file)) from None
+    return data, Locator(file, root)
+
+
+def load_file(path: str | Path) -> tuple[Any, Locator]:
+    """Read and parse a YAML file; InputError naming the file on any problem."""
+    name = str(path)
+    p = Path(path)
+    try:
+        if p.is_dir():
+            raise InputError(Problem("is a folder, not a file", name))
+        raw = p.read_bytes()
+    except FileNotFoundError:
+        raise InputError(Problem("no such file", name)) from None
+    except OSError as exc:
+        raise InputError(Problem(f"cannot read: {exc.strerror}", name)) from None
+    if len(raw) > MAX_BYTES:
+        raise InputError(Problem(f"too large ({len(raw)} bytes; at most {MAX_BYTES})", name))
+    if b"\x00" in raw:
+        raise InputError(Problem("binary data, not a YAML text file", name))
+    try:
+        text = raw.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        line = raw[: exc.start].count(b"\n") + 1
+        raise InputError(Problem("not UTF-8 text", name, line)) from None
+    if not text.strip():
+        raise InputError(Problem("the file is empty", name))
+    return loads(text, name)

@@ -1,0 +1,1 @@
+"""Jinja2 templates of the worksheet and the guide (installed as agnes_teach.templates)."""
