@@ -61,23 +61,37 @@ def _pile_exists(pos: Position, name: str) -> bool:
 # -------------------------------------------------------------- rank logic
 
 
-def builds_on(card: int, target: int, wrap: bool) -> bool:
-    """Can `card` lie on `target` in the tableau: other colour, one rank lower."""
+def _builds_on(card: int, target: int, wrap: bool) -> bool:
     if is_red(card) == is_red(target):
         return False
     r, t = rank_of(card), rank_of(target)
     return t == r + 1 or (wrap and r == 13 and t == 1)
 
 
+# builds_on is the hottest test of all (run scans, move generation): a table
+# indexed [wrap][card * 52 + target] answers it without arithmetic.
+_BUILDS: tuple[tuple[bool, ...], tuple[bool, ...]] = (
+    tuple(_builds_on(c, t, False) for c in range(52) for t in range(52)),
+    tuple(_builds_on(c, t, True) for c in range(52) for t in range(52)),
+)
+
+
+def builds_on(card: int, target: int, wrap: bool) -> bool:
+    """Can `card` lie on `target` in the tableau: other colour, one rank lower."""
+    return _BUILDS[wrap][card * 52 + target]
+
+
 def is_run(pile: Pile, start: int, wrap: bool) -> bool:
     """Is pile[start:] a valid run (each card builds on the one below it)?"""
-    return all(builds_on(pile[j], pile[j - 1], wrap) for j in range(start + 1, len(pile)))
+    table = _BUILDS[wrap]
+    return all(table[pile[j] * 52 + pile[j - 1]] for j in range(start + 1, len(pile)))
 
 
 def run_start(pile: Pile, wrap: bool) -> int:
     """Index of the lead card of the longest valid run at the top of `pile`."""
+    table = _BUILDS[wrap]
     i = len(pile) - 1
-    while i > 0 and builds_on(pile[i], pile[i - 1], wrap):
+    while i > 0 and table[pile[i] * 52 + pile[i - 1]]:
         i -= 1
     return i
 
@@ -124,9 +138,14 @@ def _refusal(pos: Position, move: Move, place: Place | None) -> Refusal | None:
     if place.kind == "f":
         complete = pos.foundations[place.index] == 13
         if dest == "f":
-            return no("foundation.full" if complete else "foundation.final")
+            if complete:
+                return no("foundation.full")
+            # Where cards may come back, that rule says where they may go (only to a
+            # column); foundation.final is not a rule of such a profile.
+            return no("foundation.return" if p.foundation_return else "foundation.final")
         if not p.foundation_return:
             return no("foundation.final")
+        # The top card may come back even from a complete foundation (a K into an empty column).
         if place.depth != pos.foundations[place.index] - 1:
             return no("foundation.return")
     elif place.kind == "r":
@@ -136,6 +155,8 @@ def _refusal(pos: Position, move: Move, place: Place | None) -> Refusal | None:
         column = pos.tableau[place.index]
         is_top = place.depth == len(column) - 1
         if dest == "f":
+            # A top card goes home even when it lies on a run: whole-run profiles restrict
+            # only moves between columns.
             if not is_top:
                 return no("tableau.run")
         else:
@@ -202,8 +223,69 @@ def _movable_cards(pos: Position) -> list[tuple[Card, Place]]:
     return out
 
 
+_COLUMN_NAMES = tuple(f"t{i + 1}" for i in range(99))
+
+
 def legal_moves(pos: Position) -> list[Move]:
-    """Every legal move, in a stable order (sources, then destinations, deal last)."""
+    """Every legal move, in a stable order (sources, then destinations, deal last).
+
+    The order is that of :func:`_movable_cards` (columns bottom to top, reserve
+    piles, exposed cells, foundation tops), each card's destinations in the
+    order f, t1..t7.  This is a direct generator: it decides exactly as
+    :func:`refusal` does (the property tests compare the two on random play),
+    without building a refusal for every move that fails.
+    """
+    p = pos.profile
+    wrap = p.tableau_wrap
+    table = _BUILDS[wrap]
+    base = pos.base
+    found = pos.foundations
+    empty_want = p.empty_rank(base)
+    tops = [column[-1] if column else -1 for column in pos.tableau]
+    names = _COLUMN_NAMES
+    moves: list[Move] = []
+
+    def home(card: int) -> bool:
+        n = found[card // 13]
+        return n < 13 and card % 13 == (base - 1 + n) % 13
+
+    def onto_columns(card: int, skip: int) -> None:
+        rank = card % 13 + 1
+        for j, top in enumerate(tops):
+            if j != skip and (table[card * 52 + top] if top >= 0 else rank == empty_want):
+                moves.append(Move(Card(card), names[j]))
+
+    for i, column in enumerate(pos.tableau):
+        if not column:
+            continue
+        last = len(column) - 1
+        start = run_start(column, wrap)
+        for depth in range(start, last + 1):
+            card = column[depth]
+            if depth == last and home(card):
+                moves.append(Move(card, "f"))
+            # In whole-run profiles only the lead of the top run goes to another column.
+            if depth == start or not p.whole_runs_only:
+                onto_columns(card, i)
+    for piles, to_f in ((pos.reserve, p.reserve_to_foundation), (pos.exposed, p.exposed_to_foundation)):
+        for pile in piles:
+            if pile:
+                card = pile[-1]
+                if to_f and home(card):
+                    moves.append(Move(card, "f"))
+                onto_columns(card, -1)
+    if p.foundation_return:
+        for suit in range(4):
+            top = pos.foundation_top(suit)
+            if top is not None:
+                onto_columns(top, -1)
+    if pos.stock:
+        moves.append(DEAL_MOVE)
+    return moves
+
+
+def legal_moves_by_refusal(pos: Position) -> list[Move]:
+    """The definition :func:`legal_moves` implements: every candidate that :func:`refusal` passes."""
     dests = ["f"] + [f"t{i + 1}" for i in range(pos.profile.columns)]
     moves = [
         m
@@ -233,7 +315,7 @@ def apply_unchecked(pos: Position, move: Move) -> Position:
         deal = pos.profile.stock_deals[pos.deals_done]
         reserve = [list(p) for p in pos.reserve]
         exposed = [list(p) for p in pos.exposed]
-        for card, pile in zip(pos.stock, deal):
+        for card, pile in zip(pos.stock, deal, strict=False):  # the stock may outlast a deal
             (reserve if pile[0] == "r" else exposed)[int(pile[1:]) - 1].append(card)
         return replace(
             pos,
@@ -257,10 +339,7 @@ def apply_unchecked(pos: Position, move: Move) -> Position:
         piles = list(pos.reserve if place.kind == "r" else pos.exposed)
         moving = (move.card,)
         piles[place.index] = piles[place.index][:-1]
-        if place.kind == "r":
-            pos = replace(pos, reserve=tuple(piles))
-        else:
-            pos = replace(pos, exposed=tuple(piles))
+        pos = replace(pos, reserve=tuple(piles)) if place.kind == "r" else replace(pos, exposed=tuple(piles))
     if move.dest == "f":
         foundations[suit_of(move.card)] += 1
     else:
@@ -295,7 +374,10 @@ def resolve(pos: Position, text: MoveText) -> Move | Refusal | str:
     pile = pos.pile(source)
     if not pile:
         rule = {"t": "tableau.run", "r": "reserve.top", "x": "stock.last-two"}[source[0]]
-        return Refusal(rule, text.text, {"empty": source})
+        # Which rule an empty source breaks is the one about taking cards from that kind of
+        # pile; "card" names the pile so a message that shows a card still reads sensibly.
+        return Refusal(rule, text.text, {"empty": source, "card": source, "dest": text.dest,
+                                          "base": rank_name(pos.base)})
     if source[0] != "t" or text.dest[0] != "t":
         return Move(pile[-1], text.dest)
     leads = [Move(pile[i], text.dest) for i in range(len(pile))]
@@ -303,5 +385,7 @@ def resolve(pos: Position, text: MoveText) -> Move | Refusal | str:
     if len(legal) == 1:
         return legal[0]
     if not legal:
-        return Move(pile[-1], text.dest)
+        # Nothing can go: report the longest run that could move (its lead card), so
+        # the refusal is about that run, not about a card inside it (tableau.whole-run).
+        return Move(pile[run_start(pile, pos.profile.tableau_wrap)], text.dest)
     return f"{text.text} is ambiguous: " + " or ".join(str(m) for m in legal)

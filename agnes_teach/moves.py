@@ -63,6 +63,9 @@ def parse_move_text(text: str) -> MoveText:
     left, dest = parts[0], parts[1].lower()
     if not _DEST.match(dest):
         raise MoveSyntaxError(f"not a move: {raw!r} (the destination must be f, t1..t7, r1..r7, x1 or x2)")
+    if left.lower() == "f":
+        # Four foundations share the name f, so a foundation card is named by itself.
+        raise MoveSyntaxError(f"not a move: {raw!r} (to take a card from a foundation, name the card: 6H>t2)")
     pile = _PILE.match(left.lower())
     if pile:
         return MoveText(raw, None, left.lower(), dest)
@@ -80,4 +83,6 @@ def split_moves(text: str | list[object]) -> list[str]:
         for item in text:
             out.extend(split_moves(str(item)))
         return out
-    return [part for part in re.split(r"[\s,;]+", str(text)) if part]
+    # "6H > f" is one move written with spaces: glue the arrow before splitting.
+    glued = re.sub(r"\s*(->|→|>)\s*", r"\1", str(text))
+    return [part for part in re.split(r"[\s,;]+", glued) if part]

@@ -127,6 +127,7 @@ def parse_position(
 
     # base
     base = profile.base_rank or 0
+    before_base = len(problems)
     if data.get("base") is None:
         if profile.base_dealt:
             bad("'base' is missing: the base rank (A, 2..10, J, Q, K)")
@@ -144,6 +145,9 @@ def parse_position(
                 )
             base = given
     base = base or 1
+    # Without a usable base the foundations' cards are unknown: counting cards would only
+    # echo that problem as a list of "duplicated"/"missing" cards.
+    cards_known = len(problems) == before_base
 
     def piles(key: str, count: int, label: str) -> tuple[Pile, ...]:
         raw = data.get(key)
@@ -153,7 +157,8 @@ def parse_position(
             bad(f"'{key}' must be a list of piles", key)
             return tuple(() for _ in range(count))
         if len(raw) != count and not (key == "exposed" and len(raw) == 0):
-            bad(f"'{key}' has {len(raw)} piles; {profile.id} has {count} ({label})", key)
+            piles_text = f"{len(raw)} pile" + ("s" if len(raw) != 1 else "")
+            bad(f"'{key}' has {piles_text}; {profile.id} has {count} ({label})", key)
         out: list[Pile] = []
         for i, item in enumerate(raw):
             out.append(cards_at(item, key, i))
@@ -178,14 +183,15 @@ def parse_position(
                 bad(str(exc), *path)
         return tuple(cards)
 
-    tableau = piles("tableau", profile.columns, "columns t1..t%d" % profile.columns)
-    reserve = piles("reserve", profile.reserve_piles, "reserve piles r1..r%d" % profile.reserve_piles)
+    tableau = piles("tableau", profile.columns, f"columns t1..t{profile.columns}")
+    reserve = piles("reserve", profile.reserve_piles, f"reserve piles r1..r{profile.reserve_piles}")
     exposed = piles("exposed", profile.exposed_cells, "exposed cells")
     if data.get("exposed") and profile.exposed_cells == 0:
         bad(f"{profile.id} has no exposed cells", "exposed")
     stock = cards_at(data.get("stock"), "stock")
 
     foundations = [0, 0, 0, 0]
+    before_foundations = len(problems)
     raw_f = data.get("foundations")
     if raw_f is None:
         raw_f = {}
@@ -211,19 +217,24 @@ def parse_position(
 
     position = Position(profile, base, (foundations[0], foundations[1], foundations[2], foundations[3]),
                         tableau, reserve, exposed, stock)
-    problems.extend(_layout_problems(position, loc))
+    cards_known = cards_known and len(problems) == before_foundations
+    problems.extend(_layout_problems(position, loc, cards_known))
     if problems:
         raise InputError(problems)
     return position
 
 
-def _layout_problems(pos: Position, loc: Locator) -> list[Problem]:
-    """Card conservation and the shapes a game of this profile can reach."""
+def _layout_problems(pos: Position, loc: Locator, cards_known: bool = True) -> list[Problem]:
+    """Card conservation and the shapes a game of this profile can reach.
+
+    With ``cards_known`` false (the base or a foundation could not be read), the
+    checks that depend on the foundations' cards are left out.
+    """
     problems: list[Problem] = []
     profile = pos.profile
     counts = Counter(pos.all_cards())
-    dupes = sorted(c for c, n in counts.items() if n > 1)
-    missing = sorted(set(FULL_DECK) - set(counts))
+    dupes = sorted(c for c, n in counts.items() if n > 1) if cards_known else []
+    missing = sorted(set(FULL_DECK) - set(counts)) if cards_known else []
     if dupes:
         problems.append(loc.problem("duplicated cards: " + " ".join(card_name(c) for c in dupes)))
     if missing:
@@ -234,6 +245,13 @@ def _layout_problems(pos: Position, loc: Locator) -> list[Problem]:
         problems.append(loc.problem(
             f"a stock of {len(pos.stock)} cards is impossible in {profile.id} "
             f"(it holds {', '.join(map(str, sizes))})", "stock"))
+        # The deals done are unknown, but no game ever piles higher than after the last one.
+        highest = profile.max_pile_heights(len(profile.stock_deals))
+        for i, pile in enumerate(pos.reserve):
+            if len(pile) > highest[f"r{i + 1}"]:
+                problems.append(loc.problem(
+                    f"reserve pile r{i + 1} holds {len(pile)} cards; it never holds more than "
+                    f"{highest[f'r{i + 1}']}", "reserve", i))
     else:
         heights = profile.max_pile_heights(done)
         for i, pile in enumerate(pos.reserve):
@@ -249,7 +267,7 @@ def _layout_problems(pos: Position, loc: Locator) -> list[Problem]:
             elif len(pile) > heights[f"x{i + 1}"]:
                 problems.append(loc.problem(
                     f"exposed cell x{i + 1} holds {len(pile)} cards; it holds at most one", "exposed", i))
-    if profile.base_dealt and profile.uses("foundation.final") and not any(pos.foundations):
+    if cards_known and profile.base_dealt and profile.uses("foundation.final") and not any(pos.foundations):
         problems.append(loc.problem(
             "no foundation holds a card, but the first card dealt starts one and never leaves "
             "(deal.base)", "foundations"))

@@ -59,12 +59,14 @@ def load_scenario(path: str | Path) -> Scenario:
 
 
 def scenario_from_data(data: object, loc: Locator, file: str) -> Scenario:
+    if data is None:
+        raise InputError(loc.problem("the file holds no YAML data (only comments or blank lines)"))
     if not isinstance(data, dict):
         raise InputError(loc.problem("a scenario or position must be a YAML mapping"))
     if "position" not in data:
         # A bare position: everything at the top level.
-        position = parse_position(data, loc)
-        return Scenario(file, Path(file).stem, None, [], position, raw={}, locator=loc)
+        bare = parse_position(data, loc)
+        return Scenario(file, Path(file).stem, None, [], bare, raw={}, locator=loc)
 
     problems: list[Problem] = []
     for key in data:

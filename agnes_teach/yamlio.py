@@ -17,6 +17,13 @@ import yaml
 from .errors import InputError, Problem
 
 MAX_BYTES = 2_000_000
+# Positions and scenarios nest four levels at most.  The event scan refuses deeper
+# documents before anything is composed: the pure-Python scanner is quadratic in
+# flow depth, and composing recurses.
+MAX_DEPTH = 32
+# libyaml when present: its parser is iterative and fast, so even a hostile file
+# costs little to scan.
+_LOADER: type[yaml.SafeLoader] = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 PathKey = str | int
 
 
@@ -39,9 +46,8 @@ class Locator:
                     if isinstance(k, yaml.ScalarNode) and k.value == str(key):
                         child = v
                         break
-            elif isinstance(node, yaml.SequenceNode) and isinstance(key, int):
-                if 0 <= key < len(node.value):
-                    child = node.value[key]
+            elif isinstance(node, yaml.SequenceNode) and isinstance(key, int) and 0 <= key < len(node.value):
+                child = node.value[key]
             if child is None:
                 break
             node = child
@@ -69,20 +75,52 @@ def _mark_line(exc: yaml.YAMLError) -> int | None:
     return mark.line + 1 if mark is not None else None
 
 
+def _duplicate_keys(root: yaml.Node | None, file: str | None) -> list[Problem]:
+    """A key given twice in one mapping: YAML loaders keep the last silently, so refuse it."""
+    problems: list[Problem] = []
+    stack = [root] if root is not None else []
+    while stack:  # iterative: nesting depth is bounded only by the composer
+        node = stack.pop()
+        if isinstance(node, yaml.MappingNode):
+            first: dict[str, int] = {}
+            for key, value in node.value:
+                if isinstance(key, yaml.ScalarNode):
+                    line = key.start_mark.line + 1
+                    if key.value in first:
+                        message = f"key {key.value!r} is given twice (first on line {first[key.value]})"
+                        problems.append(Problem(message, file, line))
+                    else:
+                        first[key.value] = line
+                stack.append(value)
+        elif isinstance(node, yaml.SequenceNode):
+            stack.extend(node.value)
+    return sorted(problems, key=lambda p: p.line or 0)
+
+
 def loads(text: str, file: str | None = None) -> tuple[Any, Locator]:
     """Parse one YAML document from text; InputError on any problem."""
     try:
-        for event in yaml.parse(text, Loader=yaml.SafeLoader):
+        depth = 0
+        for event in yaml.parse(text, Loader=_LOADER):
+            line = event.start_mark.line + 1 if event.start_mark else None
             if isinstance(event, yaml.AliasEvent):
-                raise InputError(
-                    Problem(
-                        "YAML aliases (*name) are not allowed in these files",
-                        file,
-                        event.start_mark.line + 1,
-                    )
-                )
-        root = yaml.compose(text, Loader=yaml.SafeLoader)
-        data = yaml.safe_load(text)
+                raise InputError(Problem("YAML aliases (*name) are not allowed in these files", file, line))
+            if isinstance(event, (yaml.SequenceStartEvent, yaml.MappingStartEvent)):
+                depth += 1
+                if depth > MAX_DEPTH:
+                    raise InputError(Problem(
+                        f"not valid here: lists and mappings nested more than {MAX_DEPTH} deep", file, line))
+            elif isinstance(event, (yaml.SequenceEndEvent, yaml.MappingEndEvent)):
+                depth -= 1
+        loader = _LOADER(text)
+        try:
+            root = loader.get_single_node()
+            duplicates = _duplicate_keys(root, file)
+            if duplicates:
+                raise InputError(duplicates)
+            data = loader.construct_document(root) if root is not None else None
+        finally:
+            loader.dispose()
     except InputError:
         raise
     except yaml.YAMLError as exc:

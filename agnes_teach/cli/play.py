@@ -35,10 +35,14 @@ def dump_yaml(data: Any) -> str:
                      width=100)
 
 
-@app.command("deal")
+# ignore_unknown_options: "deal -1" reaches the range check below instead of being
+# taken for an option named -1.
+@app.command("deal", context_settings={"ignore_unknown_options": True})
 @input_errors
 def deal_command(
-    seed: Annotated[int, typer.Argument(help="Deal number, 0 to 2147483647 (see the README for the shuffle).")],
+    seed: Annotated[
+        int, typer.Argument(help="Deal number, 0 to 2147483647 (see the README for the shuffle).")
+    ],
     profile: ProfileOption = "bernauer",
 ) -> None:
     """Print the starting position of deal number SEED as YAML."""
@@ -114,7 +118,8 @@ def check_command(
             claims = ", ".join(r.verified) if r.verified else i18n.text(lang, "check", "nothing claimed")
             print(f"{status} {r.file} ({r.id}): {claims}")
             for e in r.errors:
-                where = f"move {e.move_index} {e.move}: " if e.move_index else (f"{e.move}: " if e.move else "")
+                where = (f"move {e.move_index} {e.move}: " if e.move_index
+                         else (f"{e.move}: " if e.move else ""))
                 rule = f"[{e.rule}] " if e.rule else ""
                 print(f"     {where}{rule}{e.message}")
         passed = sum(r.ok for r in results)
