@@ -3,6 +3,13 @@
 Engine refusals are looked up by rule id (``msgctxt "refusal"``, ``msgid`` =
 the rule id), so the engine never carries text.  Catalogues are compiled in
 memory at first use, so no build step and no binary files are needed.
+
+Contexts: "refusal", "rule-title" and "rule-text" are keyed by rule id (a
+rule-text id may carry a suffix such as ``tableau.empty@fixed`` where a
+profile parameter changes the sentence); "rank" and "suit" by card letter;
+"section" by registry section; "check", "sheet", "guide", "example", "faq",
+"diagram", "move" and "figure" use English msgids.  Python code fills
+``{name}`` fields; templates use jinja2's gettext with ``%(name)s`` fields.
 """
 
 from __future__ import annotations
@@ -85,3 +92,33 @@ def refusal_message(refusal: Refusal, lang: str = DEFAULT_LANG) -> str:
 def _symbol(card: str) -> str:
     """``6H`` -> ``6♥`` for messages people read."""
     return card[:-1] + SUIT_SYMBOLS[SUITS.index(card[-1])] if card and card[-1] in SUITS else card
+
+
+def ntext(lang: str, context: str, singular: str, plural: str, n: int, **params: object) -> str:
+    """A translated message with a count: the language's plural forms pick the wording.
+
+    ``{n}`` is filled in with the count, and any other fields from `params`.
+    """
+    message = translations(lang).npgettext(context, singular, plural, n)
+    return fill(message, {"n": str(n)} | {k: str(v) for k, v in params.items()})
+
+
+@cache
+def catalog_entries(lang: str) -> dict[str | None, dict[str, tuple[str, ...]]]:
+    """Every message of a catalogue as context -> msgid -> translations (plural forms in order).
+
+    The catalogue tests use it to see what a language ships; fuzzy entries are left out.
+    """
+    po = resources.files("agnes_teach").joinpath("locale").joinpath(lang).joinpath(
+        "LC_MESSAGES"
+    ).joinpath(f"{DOMAIN}.po")
+    with po.open("rb") as fp:
+        catalog = read_po(fp, locale=lang)
+    out: dict[str | None, dict[str, tuple[str, ...]]] = {}
+    for message in catalog:
+        if not message.id or message.fuzzy:
+            continue
+        key = str(message.id[0] if isinstance(message.id, (tuple, list)) else message.id)
+        raw = message.string if isinstance(message.string, (tuple, list)) else (message.string,)
+        out.setdefault(message.context, {})[key] = tuple(str(s or "") for s in raw)
+    return out

@@ -1,0 +1,1 @@
+"""Rendering: SVG position diagrams, PDF worksheets and the HTML rules guide."""

@@ -1,0 +1,86 @@
+"""The jinja2 environment: templates from the ``agnes_teach.templates`` package, gettext per language.
+
+Templates use the jinja2 i18n extension (``pgettext``, ``npgettext`` with
+``%(name)s`` fields, new-style so values are escaped); Python code uses
+``i18n.text`` with ``{name}`` fields.  Both read the same catalogues.
+"""
+
+from __future__ import annotations
+
+import os
+import tempfile
+from collections.abc import Iterator
+from contextlib import contextmanager
+from functools import cache
+from importlib import resources
+from pathlib import Path
+
+import jinja2
+
+from .. import i18n
+from ..cards import card_symbol
+from ..moves import Move
+
+TEMPLATE_PACKAGE = "agnes_teach.templates"
+
+
+def _load_template(name: str) -> str:
+    file = resources.files(TEMPLATE_PACKAGE).joinpath(name)
+    if not file.is_file():
+        raise jinja2.TemplateNotFound(name)
+    return file.read_text("utf-8")
+
+
+def read_asset(name: str) -> str:
+    """A stylesheet or other text file shipped with the templates."""
+    return _load_template(name)
+
+
+@cache
+def environment(lang: str) -> jinja2.Environment:
+    """A template environment speaking `lang`; undefined names fail loudly."""
+    i18n.check_lang(lang)
+    env = jinja2.Environment(
+        loader=jinja2.FunctionLoader(_load_template),
+        autoescape=True,
+        undefined=jinja2.StrictUndefined,
+        extensions=["jinja2.ext.i18n"],
+        trim_blocks=True,
+        lstrip_blocks=True,
+    )
+    env.install_gettext_translations(i18n.translations(lang), newstyle=True)  # type: ignore[attr-defined]
+    env.globals["lang"] = lang
+    env.globals["read_asset"] = read_asset
+    return env
+
+
+def move_words(move: Move, lang: str) -> str:
+    """A move as words: "6♥ → foundation", "4♣ → column 1", "deal"."""
+    t = i18n.text
+    if move.card is None:
+        return t(lang, "move", "deal the stock")
+    card = card_symbol(move.card)
+    if move.dest == "f":
+        return t(lang, "move", "{card} → foundation", card=card)
+    number = move.dest[1:]
+    kind = move.dest[0]
+    if kind == "t":
+        return t(lang, "move", "{card} → column {number}", card=card, number=number)
+    if kind == "r":
+        return t(lang, "move", "{card} → reserve pile {number}", card=card, number=number)
+    return t(lang, "move", "{card} → exposed cell {number}", card=card, number=number)
+
+
+@contextmanager
+def atomic_path(target: Path, suffix: str = "") -> Iterator[Path]:
+    """A temporary path beside `target`, renamed onto it only if the block succeeds."""
+    target.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=suffix or ".tmp", dir=target.parent)
+    os.close(fd)
+    tmp_path = Path(tmp)
+    try:
+        yield tmp_path
+        os.replace(tmp_path, target)
+    finally:
+        if tmp_path.exists():
+            tmp_path.unlink()

@@ -1,0 +1,286 @@
+"""Worked examples of the guide, built for a profile and verified on the engine at build time.
+
+Each example is a real position of the profile: the cards it features are
+placed where the example needs them, every other card is either on its
+foundation (the foundation holds a run from the base up to just before the
+first featured card of its suit) or in named "filler" piles.  Every claim a
+caption makes (this move is legal, that one is refused by this rule) is
+checked with ``engine.apply_move`` and ``engine.refusal``; a claim that does
+not hold stops the build.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from markupsafe import Markup
+
+from .. import i18n
+from ..cards import Card, card_name, card_symbol, make_card, rank_name, suit_of
+from ..engine import apply_move, refusal
+from ..moves import DEAL_MOVE, Move
+from ..position import Position, parse_position
+from ..profile import Profile
+from .svg import position_svg
+
+SPADES, HEARTS, DIAMONDS, CLUBS = range(4)
+
+
+class ExampleError(RuntimeError):
+    """A worked example whose claim the engine does not confirm: a bug, never shipped."""
+
+
+def example_base(profile: Profile) -> int:
+    """The base rank the guide's examples and figures use: the profile's own, else 5."""
+    return profile.base_rank or 5
+
+
+def rank_at(base: int, index: int) -> int:
+    """The rank `index` steps up the circular order from `base` (0 = the base itself)."""
+    return (base - 1 + index) % 13 + 1
+
+
+def _index(base: int, card: Card) -> int:
+    return (card % 13 + 1 - base) % 13
+
+
+def build_position(profile: Profile, base: int, piles: dict[str, list[Card]],
+                   fillers: list[tuple[str, int]], stock: Sequence[Card] = ()) -> Position:
+    """A full, valid position: `piles` as given (bottom to top), every other card placed.
+
+    A suit's foundation holds the run from the base up to just before its
+    first featured card; the suit's later cards that are not featured go, in
+    falling order, into the `fillers` piles (pile name, how many it takes),
+    underneath whatever that pile features.  `stock` lists the cards still to
+    be dealt, in dealing order.
+    """
+    featured = {card for pile in piles.values() for card in pile} | set(stock)
+    counts: list[int] = []
+    spare: list[Card] = []
+    for suit in range(4):
+        mine = [_index(base, c) for c in featured if suit_of(c) == suit]
+        count = min(mine) if mine else 13
+        counts.append(count)
+        later = [make_card(rank_at(base, i), suit) for i in range(12, count - 1, -1)]
+        spare += [c for c in later if c not in featured]
+    layout = {name: list(cards) for name, cards in piles.items()}
+    for name, room in fillers:
+        take, spare = spare[:room], spare[room:]
+        layout[name] = take + layout.get(name, [])
+    if spare:
+        raise ExampleError(f"{len(spare)} cards have no place in the example")
+
+    def names(pile: str) -> list[str]:
+        return [card_name(c) for c in layout.get(pile, [])]
+
+    data = {
+        "profile": profile.id,
+        "base": rank_name(base),
+        "foundations": {
+            "SHDC"[s]: card_name(make_card(rank_at(base, counts[s] - 1), s)) for s in range(4) if counts[s]
+        },
+        "tableau": [names(f"t{i + 1}") for i in range(profile.columns)],
+        "reserve": [names(f"r{i + 1}") for i in range(profile.reserve_piles)],
+        "stock": [card_name(c) for c in stock],
+        "exposed": [names(f"x{i + 1}") for i in range(profile.exposed_cells)],
+    }
+    return parse_position(data)
+
+
+@dataclass(frozen=True)
+class Step:
+    """One diagram of an example, with its caption."""
+
+    diagram: Markup
+    caption: str
+
+
+@dataclass(frozen=True)
+class Example:
+    rule: str  # the rule section it is shown under
+    title: str
+    steps: tuple[Step, ...]
+
+
+def _legal(pos: Position, move: Move) -> Position:
+    why = refusal(pos, move)
+    if why is not None:
+        raise ExampleError(f"example move {move} is refused by {why.rule}")
+    return apply_move(pos, move)
+
+
+def _refused(pos: Position, move: Move, rule: str, lang: str) -> str:
+    why = refusal(pos, move)
+    if why is None or why.rule != rule:
+        got = "legal" if why is None else why.rule
+        raise ExampleError(f"example expects {move} refused by {rule}, engine says {got}")
+    return i18n.refusal_message(why, lang)
+
+
+def foundation_and_empty_column(profile: Profile, lang: str) -> Example:
+    """The rules reference's section-08 example, in the profile's own ranks.
+
+    The heart foundation holds its base card; the next heart lies on top of a
+    reserve pile (with the one after it covered underneath) and may go home;
+    a club of the empty-column rank may open an empty column; after the
+    foundation has grown, a base-rank card still may not.
+    """
+    t = i18n.text
+    base = example_base(profile)
+    empty = profile.empty_rank(base)
+    up1, up2 = make_card(rank_at(base, 1), HEARTS), make_card(rank_at(base, 2), HEARTS)
+    opener = make_card(empty, CLUBS)
+    base_diamond = make_card(base, DIAMONDS)
+    pos = build_position(
+        profile, base,
+        {"r1": [up2, up1], "t2": [opener], "t6": [base_diamond]},
+        [("t3", 5), ("t4", 5), ("t5", 6), ("t6", 6), ("r2", 1), ("r3", 1)],
+    )
+    first = Move(up1, "f")
+    covered_why = _refused(pos, Move(up2, "f"), "reserve.top", lang)
+    after = _legal(pos, first)
+    open_move = Move(opener, "t1")
+    _legal(after, open_move)
+    still_why = _refused(after, Move(base_diamond, "t1"), "tableau.empty", lang)
+    # The point of the example: the empty column's rank does not follow the foundation.
+    if after.foundation_top(HEARTS) != up1 or profile.empty_rank(after.base) != empty:
+        raise ExampleError("the foundation did not grow as the example says")
+
+    base_card = card_symbol(make_card(base, HEARTS))
+    step1 = Step(
+        position_svg(pos, lang, first,
+                     t(lang, "example", "Move {card} to its foundation", card=card_symbol(up1))),
+        t(lang, "example", "The base is {base}: {base_card} lies on the heart foundation. The top card of "
+          "reserve pile r1, {card}, is free and follows it there.",
+          base=rank_name(base), base_card=base_card, card=card_symbol(up1))
+        + " " + t(lang, "example", "The card under it, {covered}, must wait:", covered=card_symbol(up2))
+        + " " + covered_why,
+    )
+    step2 = Step(
+        position_svg(after, lang, open_move,
+                     t(lang, "example", "Move {card} into the empty column t1", card=card_symbol(opener))),
+        t(lang, "example", "Now the hearts reach {top}. Column t1 is empty, and {card} may open it.",
+          top=card_symbol(up1), card=card_symbol(opener))
+        + " " + t(lang, "example", "{card} may not, although the foundation has grown:",
+                  card=card_symbol(base_diamond))
+        + " " + still_why,
+    )
+    return Example("tableau.empty", t(lang, "example", "Worked example: a reserve card goes home, an empty "
+                                      "column is filled"), (step1, step2))
+
+
+def run_moves(profile: Profile, lang: str) -> Example:
+    """A valid run moves as one unit; a group that is not a run stays where it is."""
+    t = i18n.text
+    base = example_base(profile)
+
+    def card(steps_below: int, suit: int) -> Card:
+        return make_card(rank_at(base, 13 - steps_below), suit)
+
+    # Ranks just below the base are the last to reach the foundations, so few
+    # other cards need a place.  Run: 2-below spade, 3-below heart, 4-below club.
+    lead, middle, tail = card(2, SPADES), card(3, HEARTS), card(4, CLUBS)
+    target = card(1, DIAMONDS)
+    pair_low, pair_top = card(2, CLUBS), card(3, CLUBS)
+    pair_target = card(1, HEARTS)
+    pos = build_position(
+        profile, base,
+        {"t1": [lead, middle, tail], "t2": [target], "t3": [pair_low, pair_top], "t4": [pair_target]},
+        [("r1", 1), ("r2", 1), ("r3", 1)],
+    )
+    move = Move(lead, "t2")
+    _legal(pos, move)
+    stuck_why = _refused(pos, Move(pair_low, "t4"), "tableau.run", lang)
+    run_text = " ".join(card_symbol(c) for c in (lead, middle, tail))
+    step = Step(
+        position_svg(pos, lang, move, t(lang, "example", "Move the run {run} onto {card}",
+                                        run=run_text, card=card_symbol(target))),
+        t(lang, "example", "{run} in t1 is a valid run, so it moves onto {card} in t2 in one move.",
+          run=run_text, card=card_symbol(target))
+        + " " + t(lang, "example", "In t3, {low} and {top} are both visible, but they are not a run "
+                  "(same colour), so {low} cannot take {top} along:",
+                  low=card_symbol(pair_low), top=card_symbol(pair_top))
+        + " " + stuck_why,
+    )
+    return Example("tableau.run", t(lang, "example", "Worked example: a run moves as one unit"), (step,))
+
+
+def ace_after_king(profile: Profile, lang: str) -> Example:
+    """The heart foundation has reached its King; the Ace follows it, and the 2 must wait."""
+    t = i18n.text
+    base = example_base(profile)
+    king, ace, two = make_card(13, HEARTS), make_card(1, HEARTS), make_card(2, HEARTS)
+    pos = build_position(profile, base, {"r1": [ace]}, [("t1", 13)])
+    if pos.foundation_top(HEARTS) != king or pos.tableau[0][-1] != two:
+        raise ExampleError("the wrap example needs base above 2 and hearts up to the King")
+    move = Move(ace, "f")
+    early_why = _refused(pos, Move(two, "f"), "foundation.suit", lang)
+    after = _legal(pos, move)
+    if after.foundation_top(HEARTS) != ace:
+        raise ExampleError("the Ace did not land on the King")
+    step = Step(
+        position_svg(pos, lang, move,
+                     t(lang, "example", "Move {card} to its foundation", card=card_symbol(ace))),
+        t(lang, "example", "With base {base} the hearts have reached {king}; the next card up is {ace}, "
+          "so it goes home from r1.", base=rank_name(base), king=card_symbol(king), ace=card_symbol(ace))
+        + " " + t(lang, "example", "{card} has to wait for it:", card=card_symbol(two))
+        + " " + early_why,
+    )
+    return Example("foundation.wrap", t(lang, "example", "Worked example: the Ace follows the King"), (step,))
+
+
+def last_deal(profile: Profile, lang: str) -> Example:
+    """The stock's last deal: before it the cards cannot be played; after it they cover or lie apart."""
+    t = i18n.text
+    base = example_base(profile)
+    targets = profile.stock_deals[-1]
+
+    def card(steps_below: int, suit: int) -> Card:
+        return make_card(rank_at(base, 13 - steps_below), suit)
+
+    # The ranks just below the base are the last to go home, so few cards need a place.
+    stock = [card(1 + k // 4, k % 4) for k in range(len(targets))]
+    under = card(3, DIAMONDS)
+    covers = targets[0].startswith("r")
+    pos = build_position(profile, base, {"r1": [under]} if covers else {}, [("t1", 13)], stock)
+    first = stock[0]
+    waiting_why = _refused(pos, Move(first, "f"), "stock.deal", lang)
+    if covers:
+        _legal(pos, Move(under, "f"))
+    after = _legal(pos, DEAL_MOVE)
+    done_why = _refused(after, DEAL_MOVE, "stock.no-redeal", lang)
+    names = " ".join(card_symbol(c) for c in stock)
+    before_text = t(lang, "example", "The stock holds its last cards, {cards}. Until they are dealt they "
+                    "cannot be played:", cards=names) + " " + waiting_why
+    if covers:
+        before_text += " " + t(lang, "example", "{card} on r1 is still free.", card=card_symbol(under))
+        covered_why = _refused(after, Move(under, "f"), "reserve.top", lang)
+        after_text = t(lang, "example", "The deal put {card} on r1, and it covers {under}:",
+                       card=card_symbol(after.reserve[0][-1]), under=card_symbol(under)) + " " + covered_why
+    else:
+        _legal(after, Move(first, "f"))
+        cell_why = _refused(after, Move(first, targets[-1]), "stock.last-two", lang)
+        after_text = t(lang, "example", "The deal laid {cards} face up apart from the reserve. {card} may go "
+                       "home at once, but nothing goes on these cards:", cards=names, card=card_symbol(first))
+        after_text += " " + cell_why
+    after_text += " " + t(lang, "example", "The stock is now empty:") + " " + done_why
+    steps = (
+        Step(position_svg(pos, lang, None, t(lang, "example", "Before the last deal")), before_text),
+        Step(position_svg(after, lang, None, t(lang, "example", "After the last deal")), after_text),
+    )
+    return Example("stock.deal", t(lang, "example", "Worked example: the last deal"), steps)
+
+
+def examples(profile: Profile, lang: str) -> list[Example]:
+    """Every worked example that fits the profile's rules, checked on the engine."""
+    out = []
+    if profile.uses("foundation.wrap") and example_base(profile) > 2 and profile.reserve_to_foundation:
+        out.append(ace_after_king(profile, lang))
+    if profile.uses("tableau.empty") and profile.uses("reserve.top") and profile.reserve_to_foundation:
+        out.append(foundation_and_empty_column(profile, lang))
+    if profile.uses("tableau.run") and not profile.whole_runs_only:
+        out.append(run_moves(profile, lang))
+    if profile.uses("stock.deal") and profile.uses("stock.no-redeal") and profile.reserve_to_foundation:
+        out.append(last_deal(profile, lang))
+    return out

@@ -1,0 +1,272 @@
+"""The offline HTML rules guide: one page per language, one section per rule id of the profile.
+
+Every number the text states (the base example, the rank an empty column
+takes, the stock's deals) is computed from the Profile here and passed to the
+messages as fields, so a guide built for another variant states that
+variant's rules.  The rule statements live in the catalogues under
+``msgctxt "rule-text"``, keyed by rule id (with a suffix where a profile
+parameter changes the sentence, not just a figure).
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import tempfile
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from markupsafe import Markup
+
+from .. import i18n
+from ..cards import rank_above, rank_below, rank_name
+from ..errors import InputError, Problem
+from ..profile import Profile
+from ..registry import rule as registry_rule
+from .env import environment, read_asset
+from .examples import Example, example_base, examples, rank_at
+
+# Each language named in itself, for the language switcher.
+ENDONYMS = {"en": "English", "ru": "Русский", "es": "Español"}
+SECTION_ORDER = ("deal", "foundation", "tableau", "reserve", "stock", "end")
+# Suffixed rule-text ids: a profile parameter that changes the sentence itself.
+VARIANT_KEYS = (
+    "foundation.start@fixed",
+    "tableau.wrap@off",
+    "tableau.empty@fixed",
+    "reserve.top@columns-only",
+)
+
+
+def rule_text_key(profile: Profile, rule_id: str) -> str:
+    """The ``rule-text`` msgid that states `rule_id` for `profile`."""
+    if rule_id == "foundation.start" and not profile.base_dealt:
+        return "foundation.start@fixed"
+    if rule_id == "tableau.wrap" and not profile.tableau_wrap:
+        return "tableau.wrap@off"
+    if rule_id == "tableau.empty" and profile.empty_column_rank is not None:
+        return "tableau.empty@fixed"
+    if rule_id == "reserve.top" and not profile.reserve_to_foundation:
+        return "reserve.top@columns-only"
+    return rule_id
+
+
+def _pile_range(piles: Sequence[str]) -> str:
+    """``r1 r2 ... r7`` -> ``r1–r7``; a short or broken list stays listed."""
+    if len(piles) > 2 and all(p[0] == piles[0][0] for p in piles):
+        numbers = [int(p[1:]) for p in piles]
+        if numbers == list(range(numbers[0], numbers[0] + len(numbers))):
+            return f"{piles[0]}–{piles[-1]}"
+    return ", ".join(piles)
+
+
+def figures(profile: Profile, lang: str) -> dict[str, str]:
+    """Every figure the guide's text states, computed from the profile (never typed in)."""
+    base = example_base(profile)
+    deals = profile.stock_deals
+    exposed = [p for deal in deals for p in deal if p.startswith("x")]
+    reserve_deals = [d for d in deals if all(p.startswith("r") for p in d)]
+    return {
+        "base_example": rank_name(base),
+        "empty_rank": rank_name(profile.empty_rank(base)),
+        "next_rank": rank_name(rank_above(base)),
+        "start_rank": rank_name(base),
+        "end_rank": rank_name(rank_below(base)),
+        "start_rank_word": i18n.text(lang, "rank", rank_name(base)),
+        "end_rank_word": i18n.text(lang, "rank", rank_name(rank_below(base))),
+        "empty_rank_word": i18n.text(lang, "rank", rank_name(profile.empty_rank(base))),
+        "wrap_sequence": ", ".join(rank_name(rank_at(base, i)) for i in range(13)),
+        "columns": str(profile.columns),
+        "column_lengths": ", ".join(str(c) for c in profile.column_lengths),
+        "tableau_cards": i18n.ntext(lang, "figure", "{n} card", "{n} cards", sum(profile.column_lengths)),
+        "reserve_piles": str(profile.reserve_piles),
+        "stock_cards": i18n.ntext(lang, "figure", "{n} card", "{n} cards", profile.stock_size),
+        "stock_deals": " + ".join(str(len(d)) for d in deals),
+        "deal_count": str(len(deals)),
+        "deal_targets": "; ".join(_pile_range(d) for d in deals),
+        "reserve_deals": str(len(reserve_deals)),
+        "last_cards": i18n.ntext(lang, "figure", "{n} card", "{n} cards", len(exposed)),
+        "exposed_names": ", ".join(exposed),
+    }
+
+
+@dataclass(frozen=True)
+class RuleSection:
+    id: str
+    number: str
+    title: str
+    text: str
+    examples: tuple[Example, ...]
+
+
+@dataclass(frozen=True)
+class Group:
+    id: str
+    number: int
+    title: str
+    rules: tuple[RuleSection, ...]
+
+
+@dataclass(frozen=True)
+class Question:
+    id: str
+    question: str
+    answer: str
+
+
+def rule_text(profile: Profile, rule_id: str, lang: str) -> str:
+    return i18n.text(lang, "rule-text", rule_text_key(profile, rule_id), **figures(profile, lang))
+
+
+def groups(profile: Profile, lang: str) -> list[Group]:
+    """The profile's rules, grouped by registry section in play order, numbered."""
+    worked = examples(profile, lang)
+    by_section: dict[str, list[str]] = {}
+    for rule_id in profile.rules:
+        by_section.setdefault(registry_rule(rule_id).section, []).append(rule_id)
+    out = []
+    sections = [s for s in SECTION_ORDER if s in by_section]
+    sections += [s for s in by_section if s not in SECTION_ORDER]
+    for number, section in enumerate(sections, start=1):
+        rules = tuple(
+            RuleSection(
+                id=rule_id,
+                number=f"{number}.{i}",
+                title=i18n.text(lang, "rule-title", rule_id),
+                text=rule_text(profile, rule_id, lang),
+                examples=tuple(e for e in worked if e.rule == rule_id),
+            )
+            for i, rule_id in enumerate(by_section[section], start=1)
+        )
+        out.append(Group(section, number, i18n.text(lang, "section", section), rules))
+    placed = {e.rule for g in out for r in g.rules for e in r.examples}
+    lost = [e.rule for e in worked if e.rule not in placed]
+    if lost:
+        raise RuntimeError(f"worked examples for rules the profile does not list: {lost}")
+    return out
+
+
+def faq(profile: Profile, lang: str) -> list[Question]:
+    """The questions people ask, answered for this profile."""
+    t = i18n.text
+    f = figures(profile, lang)
+
+    def q(qid: str, question: str, answer: str) -> Question:
+        return Question(qid, t(lang, "faq", question, **f), answer)
+
+    wrap_answer = (
+        t(lang, "faq", "Yes. Ranks go round in a circle, so with base {base_example} a foundation is built "
+          "{wrap_sequence}.", **f)
+        if profile.base_dealt
+        else t(lang, "faq", "Not in this variant: every foundation starts with the {start_rank_word} "
+               "({start_rank}) of its suit and ends with the {end_rank_word} ({end_rank}), and nothing "
+               "goes on it after that.", **f)
+    )
+    wrap_answer += " " + (
+        t(lang, "faq", "The circle holds in the columns too: a black King may go on a red Ace, and a red "
+          "King on a black Ace.", **f)
+        if profile.tableau_wrap
+        else t(lang, "faq", "In the columns a King may not be placed on an Ace.", **f)
+    )
+    empty_answer = (
+        t(lang, "faq", "Only a card one rank below the base, or a valid run led by one: with base "
+          "{base_example}, a {empty_rank}. The foundations' progress does not change this: when the hearts "
+          "have grown to {next_rank}, an empty column still takes a {empty_rank}, not a {base_example}.", **f)
+        if profile.empty_column_rank is None
+        else t(lang, "faq", "Only a {empty_rank_word} ({empty_rank}), or a valid run led by one.", **f)
+    )
+    last_answer = (
+        t(lang, "faq", "After {reserve_deals} deals onto the reserve, the last {last_cards} of the stock "
+          "are laid face up on their own, as {exposed_names}. Both are free at once, to a foundation or a "
+          "column, and nothing may be placed on them.", **f)
+        if profile.exposed_cells
+        else t(lang, "faq", "In this variant there are no separate last cards: all {stock_cards} of the "
+               "stock are dealt onto the reserve ({stock_deals}).", **f)
+    )
+    return [
+        q("faq-covered", "Can I play a reserve card that is covered?",
+          t(lang, "faq", "No. Only the top card of each reserve pile is in play. A covered card becomes free "
+            "again once every card lying on it has left, to a foundation or a column. Each deal covers the "
+            "reserve again, so free the reserve cards you need before you deal.", **f)),
+        q("faq-ace-after-king", "Does an Ace follow a King?", wrap_answer),
+        q("faq-sorel", "Is Agnes Sorel the same game as Agnes Bernauer?",
+          t(lang, "faq", "No: it is a different patience with a similar name. Agnes Sorel has no reserve; "
+            "its columns are built down in the same colour, a run moves only whole and only within one suit, "
+            "and the stock is dealt onto the columns themselves. Do not mix its rules with these.", **f)),
+        q("faq-empty-column", "What may fill an empty column?", empty_answer),
+        q("faq-when-to-deal", "When should I deal?",
+          t(lang, "faq", "Whenever you choose: a deal is never forced, and it is allowed while the stock "
+            "has cards. The stock holds {stock_cards}, dealt as {stock_deals}. Every deal covers the reserve "
+            "tops, so first play what you need from them.", **f)),
+        q("faq-last-two", "What happens to the last two cards?", last_answer),
+    ]
+
+
+def notation(profile: Profile, lang: str) -> str:
+    """How piles and moves are written, with this profile's pile names."""
+    columns = _pile_range([f"t{i + 1}" for i in range(profile.columns)])
+    reserve = _pile_range([f"r{i + 1}" for i in range(profile.reserve_piles)])
+    exposed = ", ".join(f"x{i + 1}" for i in range(profile.exposed_cells))
+    if exposed:
+        names = i18n.text(lang, "guide", "Piles are named {columns} (columns), {reserve} (reserve piles) "
+                          "and {exposed} (the exposed last cards).",
+                          columns=columns, reserve=reserve, exposed=exposed)
+    else:
+        names = i18n.text(lang, "guide", "Piles are named {columns} (columns) and {reserve} (reserve piles).",
+                          columns=columns, reserve=reserve)
+    return names + " " + i18n.text(lang, "guide", "A move is written CARD>PILE: 6♥>f puts 6♥ on its "
+                                   "foundation, 4♣>t2 moves 4♣ with the cards on it onto column t2, and deal "
+                                   "deals from the stock.")
+
+
+def page_html(profile: Profile, lang: str, langs: Sequence[str]) -> str:
+    template = environment(lang).get_template("guide.html.j2")
+    return template.render(
+        profile=profile,
+        notation=notation(profile, lang),
+        groups=groups(profile, lang),
+        questions=faq(profile, lang),
+        switcher=[(code, ENDONYMS.get(code, code), f"{code}.html") for code in langs],
+        css=Markup(read_asset("guide.css")),
+    )
+
+
+def index_html(langs: Sequence[str], first: str) -> str:
+    template = environment(first).get_template("guide-index.html.j2")
+    return template.render(
+        switcher=[(code, ENDONYMS.get(code, code), f"{code}.html") for code in langs],
+        css=Markup(read_asset("guide.css")),
+    )
+
+
+def build_guide(langs: Sequence[str], out: Path, profile: Profile,
+                progress: Callable[[str], None] | None = None) -> list[Path]:
+    """Write ``<lang>.html`` for each language and ``index.html`` into `out`; return the files.
+
+    The pages are built in a temporary folder first, so a failure leaves `out` as it was.
+    """
+    for lang in langs:
+        i18n.check_lang(lang)
+    if out.exists() and not out.is_dir():
+        raise InputError(Problem("is a file; --out needs a folder", str(out)))
+    pages: dict[str, str] = {}
+    for lang in langs:
+        if progress:
+            progress(lang)
+        pages[f"{lang}.html"] = page_html(profile, lang, langs)
+    pages["index.html"] = index_html(langs, langs[0])
+    try:
+        out.parent.mkdir(parents=True, exist_ok=True)
+        staging = Path(tempfile.mkdtemp(prefix=f".{out.name}.", dir=out.parent))
+        try:
+            for name, html in pages.items():
+                (staging / name).write_text(html, encoding="utf-8")
+            out.mkdir(exist_ok=True)
+            for name in pages:
+                os.replace(staging / name, out / name)
+        finally:
+            shutil.rmtree(staging, ignore_errors=True)
+    except OSError as exc:
+        raise InputError(Problem(f"cannot write the guide: {exc.strerror or exc}", str(out))) from None
+    return [out / name for name in pages]

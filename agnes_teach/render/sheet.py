@@ -1,0 +1,229 @@
+"""Printable worksheets: one diagram per puzzle, the task in the reader's language, an answer key.
+
+The HTML comes from ``templates/sheet.html.j2`` and WeasyPrint turns it into
+a PDF.  Every answer is replayed on the engine before anything is written,
+so a worksheet never prints a key that the rules refuse.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from markupsafe import Markup
+
+from .. import i18n
+from ..engine import IllegalMoveError, apply_move, legal_moves, resolve
+from ..errors import InputError, Problem
+from ..moves import Move, MoveText, parse_move_text
+from ..position import Position
+from ..scenario import Scenario, load_scenario, scenario_files
+from .env import atomic_path, environment, move_words, read_asset
+from .svg import position_svg
+
+PAPERS = ("a4", "letter")
+ANSWER_MODES = ("appendix", "none", "separate")
+
+
+@dataclass(frozen=True)
+class SheetItem:
+    """One puzzle as the worksheet shows it."""
+
+    number: int
+    id: str
+    title: str
+    instruction: str
+    diagram: Markup
+    answer_label: str
+    answer_notation: str
+    answer_words: tuple[str, ...]
+
+
+def instruction(task: str | None, lang: str) -> str:
+    t = i18n.text
+    if task == "win":
+        return t(lang, "sheet", "Bring all 52 cards home to the foundations. Write down your moves in order.")
+    if task == "key-move":
+        return t(lang, "sheet", "Only one first move keeps this game winnable. Which move is it?")
+    if task == "trap":
+        return t(lang, "sheet", "One move here looks useful but loses the game. Which move must you avoid?")
+    return t(lang, "sheet", "Write down every legal move in this position.")
+
+
+def _resolve(pos: Position, text: MoveText, file: str, what: str) -> Move:
+    got = resolve(pos, text)
+    if isinstance(got, Move):
+        return got
+    why = got if isinstance(got, str) else i18n.refusal_message(got, "en")
+    raise InputError(Problem(f"{what} {text.text!r} cannot be played: {why}", file))
+
+
+def _replay(pos: Position, texts: Sequence[MoveText], file: str) -> list[Move]:
+    moves: list[Move] = []
+    for index, text in enumerate(texts, start=1):
+        move = _resolve(pos, text, file, f"solution move {index}")
+        try:
+            pos = apply_move(pos, move)
+        except IllegalMoveError as exc:
+            why = i18n.refusal_message(exc.refusal, "en")
+            problem = Problem(f"solution move {index} {text.text!r} is refused: {why}", file)
+            raise InputError(problem) from None
+        moves.append(move)
+    return moves
+
+
+def _expected_move(sc: Scenario, key: str) -> Move:
+    raw = sc.expect.get(key)
+    if raw is None:
+        raise InputError(Problem(f"task {sc.task} needs expect.{key} for the answer key", sc.file))
+    text = parse_move_text(str(raw[0] if isinstance(raw, list) else raw))
+    move = _resolve(sc.position, text, sc.file, f"expect.{key}")
+    if key == "key_move" and not any(m == move for m in legal_moves(sc.position)):
+        raise InputError(Problem(f"expect.key_move {text.text!r} is not a legal move", sc.file))
+    return move
+
+
+def answer(sc: Scenario, lang: str) -> tuple[str, list[Move]]:
+    """The answer key entry of a scenario: a label and the moves it names."""
+    t = i18n.text
+    if sc.task == "win":
+        if not sc.solution:
+            raise InputError(Problem("task win needs a solution for the answer key", sc.file))
+        moves = _replay(sc.position, sc.solution, sc.file)
+        final = sc.position
+        for move in moves:
+            final = apply_move(final, move)
+        if not final.is_won():
+            raise InputError(Problem("the solution does not bring all 52 cards home", sc.file))
+        return t(lang, "sheet", "Solution"), moves
+    if sc.task == "key-move":
+        return t(lang, "sheet", "The key move"), [_expected_move(sc, "key_move")]
+    if sc.task == "trap":
+        return t(lang, "sheet", "The move to avoid"), [_expected_move(sc, "trap_move")]
+    return t(lang, "sheet", "The legal moves"), sorted(legal_moves(sc.position), key=_move_order)
+
+
+def _move_order(move: Move) -> tuple[int, int, str]:
+    return (1, 0, "") if move.card is None else (0, move.card, move.dest)
+
+
+def scenario_title(sc: Scenario, lang: str) -> str:
+    return sc.title.get(lang) or sc.title.get("en") or sc.id
+
+
+def load_items(
+    paths: Sequence[str], lang: str, progress: Callable[[str], None] | None = None
+) -> list[SheetItem]:
+    """Load, check and draw every scenario; InputError naming every bad file."""
+    files = scenario_files(list(paths))
+    if not files:
+        raise InputError("no scenario files found in " + ", ".join(paths))
+    problems: list[Problem] = []
+    items: list[SheetItem] = []
+    for file in files:
+        if progress:
+            progress(str(file))
+        try:
+            sc = load_scenario(file)
+            label, moves = answer(sc, lang)
+        except InputError as exc:
+            problems.extend(exc.in_file(str(file)).problems)
+            continue
+        title = scenario_title(sc, lang)
+        items.append(SheetItem(
+            number=len(items) + 1,
+            id=sc.id,
+            title=title,
+            instruction=instruction(sc.task, lang),
+            diagram=position_svg(sc.position, lang, caption=title),
+            answer_label=label,
+            answer_notation=" ".join(m.symbol_text() for m in moves),
+            answer_words=tuple(move_words(m, lang) for m in moves),
+        ))
+    if problems:
+        raise InputError(problems)
+    return items
+
+
+def sheet_html(items: Sequence[SheetItem], lang: str, *, paper: str = "a4",
+               answers: str = "appendix", key_only: bool = False) -> str:
+    """The worksheet as one HTML document (`key_only`: the answer key alone)."""
+    if paper not in PAPERS:
+        raise InputError(f"unknown paper {paper!r} (one of: {', '.join(PAPERS)})")
+    if answers not in ANSWER_MODES:
+        raise InputError(f"unknown answers mode {answers!r} (one of: {', '.join(ANSWER_MODES)})")
+    template = environment(lang).get_template("sheet.html.j2")
+    return template.render(
+        items=items,
+        paper="A4" if paper == "a4" else "letter",
+        show_puzzles=not key_only,
+        show_key=key_only or answers == "appendix",
+        css=Markup(read_asset("sheet.css")),
+    )
+
+
+class _WarningsToErrors(logging.Handler):
+    """Collects WeasyPrint warnings (a missing font or an unsupported property) so a run can fail on them."""
+
+    def __init__(self) -> None:
+        super().__init__(logging.WARNING)
+        self.messages: list[str] = []
+
+    def emit(self, record: logging.LogRecord) -> None:
+        self.messages.append(record.getMessage())
+
+
+def html_to_pdf(html: str, target: Path, *, strict: bool = False) -> None:
+    """Render `html` to a PDF at `target` (the caller makes it atomic)."""
+    import weasyprint  # slow to import: only when a PDF is really made
+
+    logger = logging.getLogger("weasyprint")
+    handler = _WarningsToErrors()
+    logger.addHandler(handler)
+    try:
+        weasyprint.HTML(string=html, base_url=".").write_pdf(target)
+    finally:
+        logger.removeHandler(handler)
+    if strict and handler.messages:
+        raise RuntimeError("WeasyPrint warned: " + "; ".join(handler.messages))
+
+
+def answers_path(out: Path) -> Path:
+    return out.with_name(out.stem + "-answers" + (out.suffix or ".pdf"))
+
+
+def build_sheet(
+    paths: Sequence[str],
+    lang: str,
+    out: Path,
+    *,
+    paper: str = "a4",
+    answers: str = "appendix",
+    progress: Callable[[str], None] | None = None,
+) -> list[Path]:
+    """Write the worksheet PDF (and, for ``answers="separate"``, its key); return the files written."""
+    i18n.check_lang(lang)
+    if paper not in PAPERS:
+        raise InputError(f"unknown paper {paper!r} (one of: {', '.join(PAPERS)})")
+    if answers not in ANSWER_MODES:
+        raise InputError(f"unknown answers mode {answers!r} (one of: {', '.join(ANSWER_MODES)})")
+    if out.is_dir():
+        raise InputError(Problem("is a folder; --out needs a PDF file name", str(out)))
+    items = load_items(paths, lang, progress)
+    documents = [(out, sheet_html(items, lang, paper=paper, answers=answers))]
+    if answers == "separate":
+        documents.append((answers_path(out), sheet_html(items, lang, paper=paper, key_only=True)))
+    if progress:
+        progress("PDF")
+    # Render every document before renaming any, so a failure leaves nothing behind.
+    try:
+        with atomic_path(out, ".pdf") as first:
+            html_to_pdf(documents[0][1], first)
+            if len(documents) == 2:
+                with atomic_path(documents[1][0], ".pdf") as second:
+                    html_to_pdf(documents[1][1], second)
+    except OSError as exc:
+        raise InputError(Problem(f"cannot write the PDF: {exc.strerror or exc}", str(out))) from None
+    return [path for path, _ in documents]

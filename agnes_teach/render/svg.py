@@ -1,0 +1,269 @@
+"""Position diagrams as inline SVG, drawn here from the position alone.
+
+The layout is a grid of card slots.  Top row: the four foundations (S H D C,
+each showing its top card, or a faint base-rank placeholder while empty), the
+stock (a card back with the number of cards left) and the exposed cells.
+Below: the tableau columns, fanned downwards so every card's corner index is
+readable, then the reserve piles, fanned the same way with covered cards
+shaded.  Every card carries its rank and suit symbol, so red and black stay
+distinguishable without colour, and a ``<title>`` naming it for screen
+readers.  An optional move is drawn as an arrow from the moving card to its
+destination, with the moving card outlined.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from html import escape
+
+from markupsafe import Markup
+
+from .. import i18n
+from ..cards import SUIT_SYMBOLS, card_symbol, is_red, make_card, rank_name, rank_of, suit_of
+from ..engine import locate
+from ..moves import Move
+from ..position import Position
+
+CARD_W = 46
+CARD_H = 64
+PITCH = 54  # horizontal distance between slot origins
+FAN = 19  # vertical offset of a card lying on another in a column
+RESERVE_FAN = 17
+MARGIN = 8
+LABEL_H = 16  # room above a row for the pile labels
+RED = "#c0182a"
+BLACK = "#111111"
+FONT = "DejaVu Sans, sans-serif"
+
+
+@dataclass(frozen=True)
+class Slot:
+    """Where a pile's cards are drawn: the bottom card's corner and the fan step."""
+
+    x: float
+    y: float
+    fan: float
+
+    def card_y(self, index: int) -> float:
+        return self.y + index * self.fan
+
+
+@dataclass
+class _Layout:
+    width: float
+    height: float
+    foundations: list[Slot]
+    stock: Slot
+    exposed: list[Slot]
+    tableau: list[Slot]
+    reserve: list[Slot]
+
+
+def _layout(pos: Position) -> _Layout:
+    p = pos.profile
+    n_exposed = p.exposed_cells
+    slots_wide = max(p.columns, 4 + 1 + n_exposed, p.reserve_piles)
+    width = 2 * MARGIN + (slots_wide - 1) * PITCH + CARD_W
+    top_y = MARGIN + LABEL_H
+    foundations = [Slot(MARGIN + i * PITCH, top_y, 0) for i in range(4)]
+    # The stock follows the foundations (visible first on a narrow screen), then the exposed cells.
+    stock = Slot(MARGIN + 4 * PITCH, top_y, 0)
+    exposed = [Slot(MARGIN + (5 + i) * PITCH, top_y, 0) for i in range(n_exposed)]
+    tab_y = top_y + CARD_H + 10 + LABEL_H
+    tableau = [Slot(MARGIN + i * PITCH, tab_y, FAN) for i in range(p.columns)]
+    tallest = max([len(c) for c in pos.tableau] + [1])
+    res_y = tab_y + (tallest - 1) * FAN + CARD_H + 12 + LABEL_H
+    reserve = [Slot(MARGIN + i * PITCH, res_y, RESERVE_FAN) for i in range(p.reserve_piles)]
+    highest = max([len(r) for r in pos.reserve] + [1])
+    height = res_y + (highest - 1) * RESERVE_FAN + CARD_H + MARGIN
+    return _Layout(width, height, foundations, stock, exposed, tableau, reserve)
+
+
+def _suit_colour(card: int) -> str:
+    return RED if is_red(card) else BLACK
+
+
+def card_words(card: int, lang: str) -> str:
+    """The card in words for a text alternative: "6 of hearts"."""
+    rank = i18n.text(lang, "rank", rank_name(rank_of(card)))
+    suit = i18n.text(lang, "suit", "SHDC"[suit_of(card)])
+    return i18n.text(lang, "diagram", "{rank} of {suit}", rank=rank, suit=suit)
+
+
+def _card(card: int, x: float, y: float, lang: str, *, covered: bool = False,
+          outline: bool = False, pip: bool = True) -> str:
+    """One card face; `pip` draws the big suit symbol (hidden anyway under a card lying on it)."""
+    colour = _suit_colour(card)
+    fill = "#e4e4e4" if covered else "#ffffff"
+    stroke, stroke_w = ("#1f5fbf", 2.6) if outline else ("#555555", 1)
+    rank = rank_name(rank_of(card))
+    suit = SUIT_SYMBOLS[suit_of(card)]
+    label = card_words(card, lang)
+    if covered:
+        label = i18n.text(lang, "diagram", "{card}, covered", card=label)
+    return (
+        f'<g class="card" data-card="{escape(card_symbol(card))}">'
+        f"<title>{escape(label)}</title>"
+        f'<rect x="{x:g}" y="{y:g}" width="{CARD_W}" height="{CARD_H}" rx="4" '
+        f'fill="{fill}" stroke="{stroke}" stroke-width="{stroke_w}"/>'
+        f'<text x="{x + 4:g}" y="{y + 14:g}" font-size="13" font-weight="bold" fill="{colour}">'
+        f"{rank}{suit}</text>"
+        + (
+            f'<text x="{x + CARD_W / 2:g}" y="{y + CARD_H - 14:g}" font-size="24" text-anchor="middle" '
+            f'fill="{colour}">{suit}</text>'
+            if pip
+            else ""
+        )
+        + "</g>"
+    )
+
+
+def _empty(x: float, y: float, text: str = "", title: str = "") -> str:
+    inner = (
+        f'<text x="{x + CARD_W / 2:g}" y="{y + CARD_H / 2 + 5:g}" font-size="13" text-anchor="middle" '
+        f'fill="#8a8a8a">{escape(text)}</text>'
+        if text
+        else ""
+    )
+    return (
+        f'<g class="empty">{f"<title>{escape(title)}</title>" if title else ""}'
+        f'<rect x="{x:g}" y="{y:g}" width="{CARD_W}" height="{CARD_H}" rx="4" fill="none" '
+        f'stroke="#9a9a9a" stroke-width="1" stroke-dasharray="4 3"/>{inner}</g>'
+    )
+
+
+def _label(x: float, y: float, text: str) -> str:
+    return (
+        f'<text x="{x + CARD_W / 2:g}" y="{y - 5:g}" font-size="11" text-anchor="middle" '
+        f'fill="#333333">{escape(text)}</text>'
+    )
+
+
+def _arrow(x1: float, y1: float, x2: float, y2: float) -> str:
+    """A straight arrow with a drawn head (no SVG markers: simpler for PDF renderers)."""
+    dx, dy = x2 - x1, y2 - y1
+    length = (dx * dx + dy * dy) ** 0.5 or 1.0
+    ux, uy = dx / length, dy / length
+    head, half = 11.0, 5.5
+    bx, by = x2 - ux * head, y2 - uy * head
+    left = (bx - uy * half, by + ux * half)
+    right = (bx + uy * half, by - ux * half)
+    colour = "#1f5fbf"
+    return (
+        f'<g class="move-arrow"><line x1="{x1:g}" y1="{y1:g}" x2="{bx:g}" y2="{by:g}" stroke="{colour}" '
+        f'stroke-width="3" stroke-linecap="round" opacity="0.9"/>'
+        f'<polygon points="{x2:g},{y2:g} {left[0]:g},{left[1]:g} {right[0]:g},{right[1]:g}" '
+        f'fill="{colour}"/></g>'
+    )
+
+
+def position_svg(pos: Position, lang: str = "en", move: Move | None = None, caption: str = "") -> Markup:
+    """The diagram of `pos` as an ``<svg>`` element; `move` is drawn as an arrow."""
+    i18n.check_lang(lang)
+    lay = _layout(pos)
+    t = i18n.text
+    parts: list[str] = []
+    moving: set[int] = set()
+    if move is not None and move.card is not None:
+        place = locate(pos, move.card)
+        if place.kind in "trx":
+            pile = pos.pile(f"{place.kind}{place.index + 1}")
+            moving = set(pile[place.depth:]) if place.kind == "t" else {move.card}
+
+    # Foundations
+    base_text = t(lang, "diagram", "base {rank}", rank=rank_name(pos.base))
+    parts.append(
+        f'<text x="{MARGIN:g}" y="{lay.foundations[0].y - 5:g}" font-size="11" fill="#333333">'
+        f"{escape(base_text)}</text>"
+    )
+    for suit, slot in enumerate(lay.foundations):
+        top = pos.foundation_top(suit)
+        if top is None:
+            start = make_card(pos.base, suit)
+            parts.append(_empty(slot.x, slot.y, card_symbol(start),
+                                t(lang, "diagram", "empty foundation, starts with {card}",
+                                  card=card_words(start, lang))))
+        else:
+            parts.append(_card(top, slot.x, slot.y, lang))
+            count = pos.foundations[suit]
+            parts.append(
+                f'<text x="{slot.x + CARD_W - 4:g}" y="{slot.y + CARD_H - 4:g}" font-size="9" '
+                f'text-anchor="end" fill="#555555">{count}/13</text>'
+            )
+
+    # Stock and exposed cells
+    stock_n = len(pos.stock)
+    parts.append(_label(lay.stock.x, lay.stock.y, t(lang, "diagram", "stock")))
+    stock_words = i18n.ntext(lang, "diagram", "{n} card in the stock", "{n} cards in the stock", stock_n)
+    if stock_n:
+        parts.append(
+            f'<g class="stock"><title>{escape(stock_words)}</title>'
+            f'<rect x="{lay.stock.x:g}" y="{lay.stock.y:g}" width="{CARD_W}" height="{CARD_H}" rx="4" '
+            f'fill="#2d5d8a" stroke="#1b3d5e"/>'
+            f'<rect x="{lay.stock.x + 4:g}" y="{lay.stock.y + 4:g}" width="{CARD_W - 8}" '
+            f'height="{CARD_H - 8}" rx="3" fill="none" stroke="#9fc0e0" stroke-width="1"/>'
+            f'<text x="{lay.stock.x + CARD_W / 2:g}" y="{lay.stock.y + CARD_H / 2 + 7:g}" font-size="20" '
+            f'font-weight="bold" text-anchor="middle" fill="#ffffff">{stock_n}</text></g>'
+        )
+    else:
+        parts.append(_empty(lay.stock.x, lay.stock.y, "0", stock_words))
+    for i, slot in enumerate(lay.exposed):
+        name = f"x{i + 1}"
+        parts.append(_label(slot.x, slot.y, name))
+        pile = pos.exposed[i] if i < len(pos.exposed) else ()
+        if pile:
+            parts.append(_card(pile[-1], slot.x, slot.y, lang, outline=pile[-1] in moving))
+        else:
+            parts.append(_empty(slot.x, slot.y, title=t(lang, "diagram", "empty")))
+
+    # Tableau and reserve
+    for prefix, slots, piles in (("t", lay.tableau, pos.tableau), ("r", lay.reserve, pos.reserve)):
+        for i, slot in enumerate(slots):
+            parts.append(_label(slot.x, slot.y, f"{prefix}{i + 1}"))
+            pile = piles[i]
+            if not pile:
+                parts.append(_empty(slot.x, slot.y, title=t(lang, "diagram", "empty")))
+            for depth, card in enumerate(pile):
+                covered = prefix == "r" and depth < len(pile) - 1
+                parts.append(_card(card, slot.x, slot.card_y(depth), lang, covered=covered,
+                                   outline=card in moving, pip=depth == len(pile) - 1))
+
+    if move is not None and move.card is not None:
+        parts.append(_move_arrow(pos, lay, move))
+
+    label = caption or t(lang, "diagram", "Position diagram")
+    return Markup(
+        f'<svg xmlns="http://www.w3.org/2000/svg" class="position" role="group" '
+        f'width="{lay.width:g}" height="{lay.height:g}" viewBox="0 0 {lay.width:g} {lay.height:g}" '
+        f'font-family="{FONT}" aria-label="{escape(label)}">'
+        f"<title>{escape(label)}</title>" + "".join(parts) + "</svg>"
+    )
+
+
+def _move_arrow(pos: Position, lay: _Layout, move: Move) -> str:
+    assert move.card is not None
+    place = locate(pos, move.card)
+    if place.kind == "t":
+        slot = lay.tableau[place.index]
+    elif place.kind == "r":
+        slot = lay.reserve[place.index]
+    elif place.kind == "x":
+        slot = lay.exposed[place.index]
+    elif place.kind == "f":
+        slot = lay.foundations[place.index]
+    else:  # in the stock: the arrow starts at the stock
+        slot = lay.stock
+    depth = place.depth if place.kind in "tr" else 0
+    x1, y1 = slot.x + CARD_W / 2, slot.card_y(depth) + 10
+    if move.dest == "f":
+        target = lay.foundations[suit_of(move.card)]
+        x2, y2 = target.x + CARD_W / 2, target.y + CARD_H / 2
+    else:
+        kind, index = move.dest[0], int(move.dest[1:]) - 1
+        slots = {"t": lay.tableau, "r": lay.reserve, "x": lay.exposed}[kind]
+        if index >= len(slots):
+            return ""
+        target = slots[index]
+        height = len(pos.pile(move.dest)) if kind != "x" or index < len(pos.exposed) else 0
+        x2, y2 = target.x + CARD_W / 2, target.card_y(max(height, 0)) + 12
+    return _arrow(x1, y1, x2, y2)

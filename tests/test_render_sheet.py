@@ -1,0 +1,138 @@
+"""The worksheet PDF: pages, text in each language, the answer key, failures that write nothing."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+import yaml
+from _render_util import DEMO, pdf_pages, weasyprint_warnings
+from typer.testing import CliRunner
+
+from agnes_teach.cli import app
+from agnes_teach.cli import play as _play  # noqa: F401  (registers the commands)
+from agnes_teach.cli import render as _render  # noqa: F401
+from agnes_teach.render.sheet import build_sheet, load_items, sheet_html
+
+CYRILLIC = re.compile("[а-яА-ЯёЁ]")
+
+
+@pytest.fixture(scope="module")
+def ru_pdf(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    out = tmp_path_factory.mktemp("sheet") / "ru.pdf"
+    with weasyprint_warnings() as warnings:
+        build_sheet([str(DEMO)], "ru", out)
+    assert warnings == [], warnings
+    return out
+
+
+def test_russian_sheet_has_puzzles_then_answer_key(ru_pdf: Path) -> None:
+    pages = pdf_pages(ru_pdf)
+    puzzles = len(list(DEMO.glob("*.yaml")))
+    # Two puzzles fit a page; the key starts on a page of its own.
+    assert len(pages) == (puzzles + 1) // 2 + 1
+    first = pages[0]
+    assert CYRILLIC.search(first) and "Агнес Бернауэр" in first
+    assert all(symbol in "".join(pages[:-1]) for symbol in "♠♥♦♣")
+    assert "Соберите все 52 карты" in first
+    assert "Ответы" not in "".join(pages[:-1])
+    key = pages[-1]
+    assert "Ответы" in key and "→ в дом" in key and "6♥>f" in key
+    assert "Страница 1 / " in first
+
+
+def test_every_puzzle_is_whole_on_one_page(ru_pdf: Path) -> None:
+    pages = pdf_pages(ru_pdf)[:-1]
+    for item in load_items([str(DEMO)], "ru"):
+        holding = [i for i, text in enumerate(pages) if item.title in text]
+        assert len(holding) == 1, item.title
+        page = pages[holding[0]]
+        # The title, its instruction and the diagram's pile labels sit on the same page.
+        assert item.instruction in page and "t7" in page and "r1" in page
+
+
+@pytest.mark.parametrize("lang, word", [("en", "Answer key"), ("es", "Soluciones")])
+def test_other_languages_and_letter_paper(tmp_path: Path, lang: str, word: str) -> None:
+    out = tmp_path / "sheet.pdf"
+    with weasyprint_warnings() as warnings:
+        build_sheet([str(DEMO / "01-section-08.yaml")], lang, out, paper="letter")
+    assert warnings == [], warnings
+    pages = pdf_pages(out)
+    assert len(pages) == 2 and word in pages[1] and word not in pages[0]
+
+
+def test_answers_separate_and_none(tmp_path: Path) -> None:
+    out = tmp_path / "w.pdf"
+    written = build_sheet([str(DEMO / "03-run-moves-whole.yaml")], "en", out, answers="separate")
+    assert written == [out, tmp_path / "w-answers.pdf"]
+    assert "Answer key" not in "".join(pdf_pages(out))
+    assert "Answer key" in pdf_pages(written[1])[0]
+    build_sheet([str(DEMO / "03-run-moves-whole.yaml")], "en", out, answers="none")
+    assert "Answer key" not in "".join(pdf_pages(out))
+
+
+def test_key_gives_moves_as_notation_and_words() -> None:
+    items = {i.id: i for i in load_items([str(DEMO)], "en")}
+    run = items["demo-run-moves-whole"]
+    assert run.answer_notation.startswith("A♣>f 2♥>f")
+    assert run.answer_words[0] == "A♣ → foundation"
+    legal = items["demo-deal-7-moves"]
+    assert "10♣ → column 1" in legal.answer_words and "deal the stock" in legal.answer_words
+
+
+def test_titles_are_escaped(tmp_path: Path) -> None:
+    data = yaml.safe_load((DEMO / "03-run-moves-whole.yaml").read_text("utf-8"))
+    data["title"] = {"en": "<script>alert(1)</script> & co"}
+    file = tmp_path / "evil.yaml"
+    file.write_text(yaml.safe_dump(data, allow_unicode=True), "utf-8")
+    html = sheet_html(load_items([str(file)], "en"), "en")
+    assert "<script>" not in html
+    assert "&lt;script&gt;alert(1)&lt;/script&gt; &amp; co" in html
+
+
+def _run(*args: str) -> tuple[int, str]:
+    result = CliRunner().invoke(app, list(args))
+    return result.exit_code, result.output
+
+
+def test_bad_input_writes_nothing(tmp_path: Path) -> None:
+    good = DEMO / "01-section-08.yaml"
+    bad = tmp_path / "bad.yaml"
+    bad.write_text(good.read_text("utf-8").replace("solution: 6H>f", "solution: 7H>f"), "utf-8")
+    out = tmp_path / "out.pdf"
+    code, output = _run("sheet", str(good), str(bad), "--out", str(out))
+    assert code == 2
+    assert "bad.yaml" in output and "reserve" in output and "Traceback" not in output
+    assert not out.exists() and list(tmp_path.iterdir()) == [bad]
+    code, output = _run("sheet", str(good), "--out", str(out), "--lang", "xx")
+    assert code == 2 and "unknown language" in output and not out.exists()
+    code, output = _run("sheet", str(tmp_path / "missing.yaml"), "--out", str(out))
+    assert code == 2 and "no such file" in output and not out.exists()
+
+
+def test_cli_writes_the_pdf(tmp_path: Path) -> None:
+    out = tmp_path / "s.pdf"
+    code, output = _run("sheet", str(DEMO / "02-ace-after-king.yaml"), "--out", str(out), "--lang", "es")
+    assert code == 0, output
+    assert str(out) in output and pdf_pages(out)[0].count("Base 9") == 1
+
+
+def test_only_dejavu_fonts_are_embedded(ru_pdf: Path) -> None:
+    # A glyph missing from DejaVu would pull in a fallback font; none may appear.
+    from pypdf import PdfReader
+
+    fonts = set()
+    for page in PdfReader(str(ru_pdf)).pages:
+        for font in page["/Resources"]["/Font"].values():
+            fonts.add(str(font.get_object()["/BaseFont"]).split("+")[-1])
+    assert fonts and all(name.startswith("DejaVu") for name in fonts), fonts
+
+
+def test_demo_builds_worksheet_and_guide(tmp_path: Path) -> None:
+    code, output = _run("demo", "--out", str(tmp_path / "build"), "--lang", "en")
+    assert code == 0, output
+    built = tmp_path / "build"
+    assert (built / "worksheet-en.pdf").is_file() and len(pdf_pages(built / "worksheet-en.pdf")) >= 2
+    pages = sorted(p.name for p in (built / "guide").iterdir())
+    assert pages == ["en.html", "es.html", "index.html", "ru.html"]
