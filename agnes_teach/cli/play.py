@@ -115,7 +115,10 @@ def check_command(
     else:
         for r in results:
             status = "ok  " if r.ok else "FAIL"
-            claims = ", ".join(r.verified) if r.verified else i18n.text(lang, "check", "nothing claimed")
+            if r.verified:
+                claims = ", ".join(r.verified)
+            else:
+                claims = i18n.text(lang, "check", "nothing verified" if r.errors else "nothing claimed")
             print(f"{status} {r.file} ({r.id}): {claims}")
             for e in r.errors:
                 where = (f"move {e.move_index} {e.move}: " if e.move_index

@@ -80,6 +80,10 @@ def atomic_path(target: Path, suffix: str = "") -> Iterator[Path]:
     tmp_path = Path(tmp)
     try:
         yield tmp_path
+        # mkstemp creates the file private (0600); give it the usual mode for new files.
+        umask = os.umask(0)
+        os.umask(umask)
+        os.chmod(tmp_path, 0o666 & ~umask)
         os.replace(tmp_path, target)
     finally:
         if tmp_path.exists():
