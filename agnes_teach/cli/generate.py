@@ -1,0 +1,92 @@
+"""The ``generate`` command: solver-verified puzzles for one rule."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from ..errors import InputError
+from ..generator import DIFFICULTIES, TASKS, THEMES, generate, theme_ids
+from ..generator.canonical import puzzle_key
+from ..generator.output import puzzle_id, scenario_data, to_yaml, write_puzzles
+from ..generator.themes import unavailable
+from ..profile import get_profile
+from ..scenario import load_scenario, scenario_files
+from . import app, input_errors
+
+
+@app.command("generate")
+@input_errors
+def generate_command(
+    theme: Annotated[
+        str, typer.Option("--theme", help="The rule id to teach: " + ", ".join(theme_ids()) + ".")
+    ],
+    count: Annotated[int, typer.Option("--count", help="How many puzzles to write.")],
+    seed: Annotated[int, typer.Option("--seed", help="Run seed: the same seed writes the same files.")],
+    out: Annotated[Path, typer.Option("--out", help="Folder to write the scenario files into.")],
+    profile: Annotated[str, typer.Option("--profile", "-p", help="Variant profile.")] = "bernauer",
+    difficulty: Annotated[
+        str | None, typer.Option("--difficulty", help="Keep only puzzles rated easy, medium or hard.")
+    ] = None,
+    task: Annotated[
+        str | None, typer.Option("--task", help="key-move, trap or win (default: a mix).")
+    ] = None,
+    avoid: Annotated[
+        list[Path] | None,
+        typer.Option("--avoid", help="Scenario files or folders: never write a puzzle equal to one of "
+                     "them up to symmetry (e.g. --avoid puzzles)."),
+    ] = None,
+) -> None:
+    """Write COUNT solver-verified puzzles that each teach the rule THEME.
+
+    Every puzzle is proved by the solver, its theme detected in its solution, its tempting
+    wrong move refuted, its difficulty rated; no two are the same up to symmetry.
+    """
+    if theme not in THEMES:
+        raise InputError(f"unknown theme {theme!r} (themes: {', '.join(theme_ids())})")
+    if task is not None and task not in TASKS:
+        raise InputError(f"unknown task {task!r} (one of: {', '.join(TASKS)})")
+    if task is not None and task not in THEMES[theme].tasks:
+        has = ", ".join(THEMES[theme].tasks)
+        raise InputError(f"the theme {theme} has no {task} puzzles (it has: {has})")
+    if difficulty is not None and difficulty not in DIFFICULTIES:
+        raise InputError(f"unknown difficulty {difficulty!r} (one of: {', '.join(DIFFICULTIES)})")
+    if count < 1:
+        raise InputError("--count must be at least 1")
+    if seed < 0:
+        raise InputError("--seed must be 0 or more")
+    chosen = get_profile(profile)
+    why = unavailable(theme, chosen)
+    if why is not None:
+        raise InputError(why)
+    taken: set[str] = set()
+    if avoid:
+        for f in scenario_files([str(a) for a in avoid]):
+            taken.add(puzzle_key(load_scenario(f).position))
+
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+    columns = (TextColumn(f"{theme}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn())
+    with Progress(*columns, console=_stderr_console(), transient=False) as bar:
+        job = bar.add_task("generate", total=count)
+        puzzles = generate(theme, count, seed, chosen, difficulty=difficulty, task=task, avoid=taken,
+                           progress=lambda n: bar.update(job, completed=n))
+    if len(puzzles) < count:
+        raise InputError(f"only {len(puzzles)} of {count} puzzles for {theme} were found and proved "
+                         "within the attempt limit; nothing was written (try another --seed or a "
+                         "smaller --count)")
+    files = []
+    for number, puzzle in enumerate(puzzles, start=1):
+        text = to_yaml(scenario_data(puzzle, seed, number))
+        files.append((puzzle_id(puzzle, seed, number) + ".yaml", text))
+    write_puzzles(files, out)
+    print(f"wrote {len(files)} puzzles to {out}", file=sys.stderr)
+
+
+def _stderr_console():  # type: ignore[no-untyped-def]
+    from rich.console import Console
+
+    return Console(stderr=True)

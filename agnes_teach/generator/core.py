@@ -1,0 +1,326 @@
+"""The generation loop: build a candidate around the lesson, filter cheaply, explore, prove, rate.
+
+Every candidate has its own seed, derived from the run's seed, and everything
+about it follows from that seed: the generator iterates only over lists in a
+fixed order and budgets searches by states, never by the clock, so a run is
+reproducible byte for byte.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from ..cards import rank_of
+from ..engine import apply_unchecked, legal_moves, locate, refusal
+from ..moves import Move
+from ..position import Position
+from ..profile import Profile
+from ..solver import solve
+from .canonical import puzzle_key
+from .graph import GameGraph, explore
+from .themes import LESSON_WINDOW, THEMES, Distractor, Lesson, Theme, tempting_loss
+
+GENERATOR_VERSION = "agnes-teach-generator 1"
+TASKS = ("key-move", "trap", "win")
+DIFFICULTIES = ("easy", "medium", "hard")
+MAX_STATES = 3000  # a candidate with a larger reachable space is not a small endgame: discard
+SOLVER_NODES = 200_000  # the proof budget (states, not seconds, so runs are reproducible)
+
+
+@dataclass
+class Puzzle:
+    theme: str
+    task: str
+    seed: int
+    position: Position
+    solution: list[Move]
+    distractor: Distractor
+    difficulty: str
+    score: float
+    key: str
+    key_move: Move | None = None
+    trap_move: Move | None = None
+    stats: dict[str, float] = field(default_factory=dict)
+    size: int = 0
+
+
+@dataclass
+class Tally:
+    """Why candidates were dropped (for the benchmark and the report)."""
+
+    counts: dict[str, int] = field(default_factory=dict)
+
+    def add(self, reason: str) -> None:
+        self.counts[reason] = self.counts.get(reason, 0) + 1
+
+
+# ------------------------------------------------------------------ lines
+
+
+def _autoplay_wins(pos: Position) -> bool:
+    """Does moving available cards to the foundations, and nothing else, win?"""
+    while not pos.is_won():
+        for move in legal_moves(pos):
+            if move.dest == "f":
+                pos = apply_unchecked(pos, move)
+                break
+        else:
+            return False
+    return True
+
+
+def _move_order(move: Move) -> tuple[int, str]:
+    """Among equally short lines, prefer foundation moves, then the rest, dealing last."""
+    return (0 if move.dest == "f" else 2 if move.is_deal else 1), str(move)
+
+
+def shortest_path(graph: GameGraph, start: int = 0) -> list[Move]:
+    """A shortest winning line of graph moves from state `start` (deterministic)."""
+    line: list[Move] = []
+    i = start
+    while graph.win_distance[i]:
+        d = graph.win_distance[i] or 0
+        options = sorted((m for m, j in graph.edges[i] if graph.win_distance[j] == d - 1), key=_move_order)
+        line.append(options[0])
+        i = graph.child(i, options[0])
+    return line
+
+
+def lesson_line(graph: GameGraph, theme: Theme, losing: tuple[Move, ...]) -> list[Move] | None:
+    """A shortest winning line (real moves) that uses the theme's rule within the lesson window."""
+
+    def walk(i: int, prefix: list[Move]) -> list[Move] | None:
+        if len(prefix) == LESSON_WINDOW or graph.win_distance[i] == 0:
+            line = graph.expand(0, prefix + shortest_path(graph, i))
+            return line if theme.detect(Lesson(graph.root, tuple(line), losing)) else None
+        d = graph.win_distance[i]
+        for move, j in sorted(graph.edges[i], key=lambda e: _move_order(e[0])):
+            if d is not None and graph.win_distance[j] == d - 1:
+                found = walk(j, prefix + [move])
+                if found is not None:
+                    return found
+        return None
+
+    return walk(0, [])
+
+
+def _rule_of(pos: Position, move: Move) -> str:
+    """The rule a legal move applies, for counting how many rules a solution needs."""
+    if move.is_deal:
+        return "stock.last-two" if any(t[0] == "x" for t in pos.profile.stock_deals[pos.deals_done]) \
+            else "stock.deal"
+    assert move.card is not None
+    place = locate(pos, move.card)
+    if move.dest == "f":
+        if pos.foundations[move.card // 13] == 0:
+            return "foundation.start"
+        return "foundation.wrap" if rank_of(move.card) == 1 and pos.base != 1 else "foundation.suit"
+    target = pos.pile(move.dest)
+    if not target:
+        return "tableau.empty"
+    if place.kind == "t" and place.depth < len(pos.tableau[place.index]) - 1:
+        return "tableau.run"
+    if rank_of(move.card) == 13 and rank_of(target[-1]) == 1:
+        return "tableau.wrap"
+    return "tableau.build"
+
+
+# ----------------------------------------------------------------- rating
+
+
+def rate(graph: GameGraph, line: list[Move], distractor: Distractor) -> tuple[float, dict[str, float]]:
+    """Difficulty from what solving needs: choices along the line, how deep the distractor's
+    refutation goes, and how many rules the line uses."""
+    decisions = 0
+    branching = 0
+    rules: set[str] = set()
+    pos = graph.root
+    for move in line:
+        rules.add(_rule_of(pos, move))
+        pos = apply_unchecked(pos, move)
+    i = 0
+    for move in graph.path_of(line):
+        moves = graph.edges[i]
+        if any(graph.win_distance[j] is None for _, j in moves):
+            decisions += 1
+            branching += len(moves)
+        i = graph.child(i, move)
+    if distractor.rule is None:
+        refute = graph.depth_from(graph.child(0, distractor.move))
+    else:
+        losing = [j for _, j in graph.edges[0] if graph.win_distance[j] is None]
+        refute = max((graph.depth_from(j) for j in losing), default=0)
+    mean_branch = branching / decisions if decisions else 1.0
+    score = 1.5 * decisions + 0.5 * mean_branch + 0.5 * refute + 1.0 * len(rules) + 0.2 * len(line)
+    return score, {"decisions": decisions, "branching": round(mean_branch, 2), "refute_depth": refute,
+                   "rules": len(rules), "length": len(line), "states": len(graph.states)}
+
+
+EASY_BELOW, HARD_FROM = 7.0, 11.0
+
+
+def difficulty_of(score: float) -> str:
+    return "easy" if score < EASY_BELOW else "hard" if score >= HARD_FROM else "medium"
+
+
+# ----------------------------------------------------------------- proving
+
+
+def _proved(pos: Position, key_move: Move | None, trap_move: Move | None) -> bool:
+    """The project's solver confirms every claim the file will make."""
+    if solve(pos, nodes=SOLVER_NODES).status != "won":
+        return False
+    if key_move is not None:
+        for move in legal_moves(pos):
+            status = solve(apply_unchecked(pos, move), nodes=SOLVER_NODES).status
+            if status != ("won" if move == key_move else "lost"):
+                return False
+    return trap_move is None or solve(apply_unchecked(pos, trap_move), nodes=SOLVER_NODES).status == "lost"
+
+
+def _trim(pos: Position, line: list[Move], keep: int) -> list[Move]:
+    """Cut the forced tail: stop where playing available cards home is all that is left."""
+    for cut in range(keep, len(line)):
+        here = pos
+        for move in line[:cut]:
+            here = apply_unchecked(here, move)
+        if _autoplay_wins(here):
+            return line[:cut]
+    return line
+
+
+# --------------------------------------------------------------- candidates
+
+
+def candidate(theme: Theme, task: str, profile: Profile, seed: int, size: int,
+              tally: Tally | None = None) -> Puzzle | None:
+    """The puzzle grown from one candidate seed, or None (the reason goes to `tally`)."""
+    tally = tally or Tally()
+    rng = random.Random(f"{theme.id}/{task}/{profile.id}/{size}/{seed}")
+    draft = theme.build(rng, profile, task, size)
+    pos = draft.position() if draft is not None else None
+    if pos is None:
+        tally.add("unbuildable")
+        return None
+    if task == "win" and (_autoplay_wins(pos) or len(legal_moves(pos)) < 2):
+        tally.add("trivial")
+        return None
+    first = legal_moves(pos)
+    if task == "key-move":
+        # Cheap filters before the search: a choice to make, and no free foundation move
+        # beside the one a foundation theme teaches (it would win as well).
+        home_moves = sum(m.dest == "f" for m in first)
+        if len(first) < 2 or home_moves > 1:
+            tally.add("no unique choice")
+            return None
+    graph = explore(pos, MAX_STATES)
+    if graph is None:
+        tally.add("too large")
+        return None
+    if not graph.won():
+        tally.add("lost")
+        return None
+    losing = tuple(graph.losing_moves())
+    key_move = trap_move = None
+    if task == "key-move":
+        winning = graph.winning_moves()
+        if len(winning) != 1:
+            tally.add("key not unique")
+            return None
+        key_move = winning[0]
+        line = graph.expand(0, [key_move] + shortest_path(graph, graph.child(0, key_move)))
+        if not theme.detect(Lesson(pos, tuple(line), losing, within=1)):
+            tally.add("theme not detected")
+            return None
+    else:
+        found = lesson_line(graph, theme, losing)
+        if found is None:
+            tally.add("theme not detected")
+            return None
+        line = found
+    lesson_at = next(i for i in range(len(line))
+                     if theme.detect(Lesson(pos, tuple(line), losing, within=i + 1)))
+    distractor = theme.distract(pos, tuple(line[lesson_at:]), losing)
+    if distractor is None:
+        tally.add("no distractor")
+        return None
+    if task == "trap":
+        if distractor.rule is None and distractor.move in losing:
+            trap_move = distractor.move
+        if trap_move is None:
+            trap_move = tempting_loss(pos, tuple(line[lesson_at:]), losing)
+        if trap_move is None:
+            tally.add("no trap")
+            return None
+    if distractor.rule is None and distractor.move not in losing:
+        tally.add("distractor not refuted")
+        return None
+    if distractor.rule is not None and (why := refusal(pos, distractor.move)) is not None \
+            and why.rule != distractor.rule:
+        tally.add("distractor refused by another rule")
+        return None
+    score, stats = rate(graph, line, distractor)
+    if task != "win":
+        line = _trim(pos, line, lesson_at + 2)
+    # A legal distractor of a win puzzle is written as expect.trap_move: prove it too.
+    claimed_trap = trap_move or (distractor.move if distractor.rule is None and key_move is None else None)
+    if not _proved(pos, key_move, claimed_trap):
+        tally.add("solver did not confirm")
+        return None
+    return Puzzle(theme.id, task, seed, pos, line, distractor, difficulty_of(score), score,
+                  puzzle_key(pos), key_move, trap_move, stats, size)
+
+
+def pick_task(theme: Theme, rng: random.Random) -> str:
+    weights = {"key-move": 3, "trap": 2, "win": 2}
+    tasks = list(theme.tasks)
+    return rng.choices(tasks, weights=[weights[t] for t in tasks])[0]
+
+
+def generate(
+    theme_id: str,
+    count: int,
+    seed: int,
+    profile: Profile,
+    *,
+    difficulty: str | None = None,
+    task: str | None = None,
+    avoid: set[str] | None = None,
+    max_attempts: int | None = None,
+    progress: Callable[[int], None] | None = None,
+    tally: Tally | None = None,
+) -> list[Puzzle]:
+    """`count` verified puzzles for one theme (fewer only if `max_attempts` runs out)."""
+    theme = THEMES[theme_id]
+    taken = set(avoid or ())
+    master = random.Random(seed)
+    out: list[Puzzle] = []
+    attempts = 0
+    limit = max_attempts if max_attempts is not None else 400 * count + 2000
+    sizes = {"easy": (0, 0, 1), "medium": (0, 1, 2), "hard": (1, 2, 2)}
+    while len(out) < count and attempts < limit:
+        attempts += 1
+        cand_seed = master.randrange(2**31)
+        chooser = random.Random(cand_seed)
+        this_task = task or pick_task(theme, chooser)
+        size = chooser.choice(sizes[difficulty] if difficulty else (0, 1, 2))
+        puzzle = candidate(theme, this_task, profile, cand_seed, size, tally)
+        if puzzle is None:
+            continue
+        if difficulty is not None and puzzle.difficulty != difficulty:
+            if tally:
+                tally.add("other difficulty")
+            continue
+        if puzzle.key in taken:
+            if tally:
+                tally.add("duplicate")
+            continue
+        taken.add(puzzle.key)
+        out.append(puzzle)
+        if progress:
+            progress(len(out))
+    return out
+
+

@@ -1,0 +1,183 @@
+"""The whole reachable game graph of a small position.
+
+Agnes is a one-player game, so "won" means "a won state is reachable".  For the
+small endgames the generator builds, the reachable space is a few thousand
+states at most: exploring it once answers every question the generator asks
+(which first moves keep the win, the shortest solution, how long a refuted
+move lets the player wander before the dead end) without a solver call per
+question.  The project's solver then proves the claims that are written down.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from dataclasses import dataclass
+from functools import cache
+
+from ..cards import Card, rank_of, suit_of
+from ..engine import apply_unchecked, builds_on, legal_moves
+from ..moves import Move
+from ..position import Pile, Position
+
+StateKey = tuple[tuple[int, ...], tuple[Pile, ...], tuple[Pile, ...], tuple[Pile, ...], Pile]
+
+
+def state_key(pos: Position) -> StateKey:
+    """What distinguishes two states of one game (profile and base never change)."""
+    return (pos.foundations, pos.tableau, pos.reserve, pos.exposed, pos.stock)
+
+
+def is_safe_home(pos: Position, card: Card) -> bool:
+    """Can `card` go to its foundation with no possible harm?
+
+    A card on the tableau matters only as a target for the cards that build on
+    it; once every such card is home, sending it home loses nothing (any win
+    without the move is still a win with it).
+    """
+    return all(is_home(pos, other) for other in _builders(card, pos.profile.tableau_wrap))
+
+
+@cache
+def _builders(card: Card, wrap: bool) -> tuple[Card, ...]:
+    """The cards that may lie on `card` in the tableau."""
+    return tuple(Card(other) for other in range(52) if builds_on(other, card, wrap))
+
+
+def is_home(pos: Position, card: Card) -> bool:
+    """Is `card` on its foundation?"""
+    return (rank_of(card) - pos.base) % 13 < pos.foundations[suit_of(card)]
+
+
+def autoplay(pos: Position) -> tuple[Position, tuple[Move, ...]]:
+    """Play safe foundation moves until none is left (they never change the verdict)."""
+    played: list[Move] = []
+    progress = True
+    while progress and not pos.is_won():
+        progress = False
+        for move in legal_moves(pos):
+            if move.dest == "f" and move.card is not None and is_safe_home(pos, move.card):
+                pos = apply_unchecked(pos, move)
+                played.append(move)
+                progress = True
+                break
+    return pos, tuple(played)
+
+
+@dataclass
+class GameGraph:
+    """Every state reachable from ``states[0]``, its moves, and its distance to a win.
+
+    Every state but the root has had its safe foundation moves played (see
+    :func:`autoplay`); an edge records them, so a line expands to real moves.
+    """
+
+    states: list[Position]
+    edges: list[list[tuple[Move, int]]]  # per state: (legal move, index of the state it leads to)
+    win_distance: list[int | None]  # fewest moves to a won state; None: lost
+    auto: dict[tuple[int, Move], tuple[Move, ...]]  # safe moves played after a move
+
+    def expand(self, start: int, moves: list[Move]) -> list[Move]:
+        """The real moves of a line of graph moves from state `start`."""
+        out: list[Move] = []
+        i = start
+        for move in moves:
+            out.append(move)
+            out.extend(self.auto.get((i, move), ()))
+            i = self.child(i, move)
+        return out
+
+    @property
+    def root(self) -> Position:
+        return self.states[0]
+
+    def path_of(self, line: list[Move]) -> list[Move]:
+        """The graph moves of a real line from the root (the inverse of :meth:`expand`)."""
+        out: list[Move] = []
+        i, k = 0, 0
+        while k < len(line):
+            move = line[k]
+            out.append(move)
+            k += 1 + len(self.auto.get((i, move), ()))
+            i = self.child(i, move)
+        return out
+
+    def won(self, index: int = 0) -> bool:
+        return self.win_distance[index] is not None
+
+    def child(self, index: int, move: Move) -> int:
+        for m, j in self.edges[index]:
+            if m == move:
+                return j
+        raise KeyError(str(move))
+
+    def winning_moves(self, index: int = 0) -> list[Move]:
+        return [m for m, j in self.edges[index] if self.win_distance[j] is not None]
+
+    def losing_moves(self, index: int = 0) -> list[Move]:
+        return [m for m, j in self.edges[index] if self.win_distance[j] is None]
+
+    def depth_from(self, index: int) -> int:
+        """BFS eccentricity of a state: the most moves a shortest path from it ever needs.
+
+        For a lost state this measures how far the refutation reaches: how many
+        moves a player can make before every line has visibly run dry.
+        """
+        dist = {index: 0}
+        queue = deque([index])
+        far = 0
+        while queue:
+            i = queue.popleft()
+            for _, j in self.edges[i]:
+                if j not in dist:
+                    dist[j] = dist[i] + 1
+                    far = max(far, dist[j])
+                    queue.append(j)
+        return far
+
+
+def explore(pos: Position, max_states: int) -> GameGraph | None:
+    """The reachable graph of `pos`, or None when it has more than `max_states` states."""
+    index: dict[StateKey, int] = {state_key(pos): 0}
+    states = [pos]
+    edges: list[list[tuple[Move, int]]] = []
+    auto: dict[tuple[int, Move], tuple[Move, ...]] = {}
+    i = 0
+    while i < len(states):
+        here = states[i]
+        out: list[tuple[Move, int]] = []
+        if not here.is_won():
+            for move in legal_moves(here):
+                nxt, played = autoplay(apply_unchecked(here, move))
+                if played:
+                    auto[(i, move)] = played
+                key = state_key(nxt)
+                j = index.get(key)
+                if j is None:
+                    if len(states) >= max_states:
+                        return None
+                    j = len(states)
+                    index[key] = j
+                    states.append(nxt)
+                out.append((move, j))
+        edges.append(out)
+        i += 1
+    # Backward BFS from the won states gives each state's distance to a win.
+    parents: list[list[int]] = [[] for _ in states]
+    for a, out in enumerate(edges):
+        for _, b in out:
+            parents[b].append(a)
+    dist: list[int | None] = [None] * len(states)
+    queue: deque[int] = deque()
+    for k, state in enumerate(states):
+        if state.is_won():
+            dist[k] = 0
+            queue.append(k)
+    while queue:
+        b = queue.popleft()
+        d = dist[b]
+        assert d is not None
+        for a in parents[b]:
+            if dist[a] is None:
+                dist[a] = d + 1
+                queue.append(a)
+    return GameGraph(states, edges, dist, auto)

@@ -1,0 +1,93 @@
+"""Puzzles as scenario files (formats.md, "Scenarios"), written atomically."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import tempfile
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from .. import i18n
+from .core import GENERATOR_VERSION, Puzzle
+
+TITLE_LANGS = ("en", "ru", "es")
+
+
+def rule_title(lang: str, rule_id: str) -> str:
+    """The catalogue's title of a rule; English while a language has no catalogue yet."""
+    use = lang if lang in i18n.languages() else "en"
+    return i18n.text(use, "rule-title", rule_id)
+
+
+def puzzle_id(puzzle: Puzzle, run_seed: int, number: int) -> str:
+    return f"{puzzle.theme.replace('.', '-')}-s{run_seed}-{number:03d}"
+
+
+def scenario_data(puzzle: Puzzle, run_seed: int, number: int, size: int | None = None) -> dict[str, Any]:
+    """The YAML mapping of one puzzle, keys in the order of formats.md."""
+    expect: dict[str, Any] = {"winnable": True}
+    if puzzle.key_move is not None:
+        expect["key_move"] = str(puzzle.key_move)
+    if puzzle.trap_move is not None:
+        expect["trap_move"] = str(puzzle.trap_move)
+    elif puzzle.distractor.rule is None and puzzle.key_move is None:
+        # A win task's tempting move is legal: the checker proves it loses.
+        expect["trap_move"] = str(puzzle.distractor.move)
+    if puzzle.distractor.rule is not None:
+        expect["illegal"] = {str(puzzle.distractor.move): puzzle.distractor.rule}
+    data: dict[str, Any] = {
+        "id": puzzle_id(puzzle, run_seed, number),
+        "title": {lang: f"{rule_title(lang, puzzle.theme)} ({number})" for lang in TITLE_LANGS},
+        "task": puzzle.task,
+        "themes": [puzzle.theme],
+        "position": puzzle.position.to_data(),
+        "solution": " ".join(str(m) for m in puzzle.solution),
+        "expect": expect,
+        "difficulty": puzzle.difficulty,
+        "distractor": {
+            "move": str(puzzle.distractor.move),
+            "refuted": f"refused by {puzzle.distractor.rule}" if puzzle.distractor.rule else "proved to lose",
+        },
+        "generator": GENERATOR_VERSION,
+        "seed": {"run": run_seed, "candidate": puzzle.seed, "size": puzzle.size},
+    }
+    return data
+
+
+class _Dumper(yaml.SafeDumper):
+    def ignore_aliases(self, data: Any) -> bool:
+        return True
+
+
+def _flow_piles(dumper: yaml.SafeDumper, data: list[Any]) -> yaml.Node:
+    # Lists of piles and short lists print on one line each, as in the hand-written files.
+    flow = all(isinstance(x, str | list) and not isinstance(x, dict) for x in data) and \
+        all(not isinstance(x, list) or not x for x in data)
+    return dumper.represent_sequence("tag:yaml.org,2002:seq", data, flow_style=flow)
+
+
+_Dumper.add_representer(list, _flow_piles)
+
+
+def to_yaml(data: dict[str, Any]) -> str:
+    return yaml.dump(data, Dumper=_Dumper, sort_keys=False, allow_unicode=True, width=100)
+
+
+def write_puzzles(files: list[tuple[str, str]], out: Path) -> None:
+    """Write (name, text) files into `out` all at once: a temporary folder first, then moved."""
+    out.parent.mkdir(parents=True, exist_ok=True)
+    tmp = Path(tempfile.mkdtemp(prefix=".generate-", dir=out.parent))
+    try:
+        for name, text in files:
+            (tmp / name).write_text(text, encoding="utf-8")
+        if not out.exists():
+            os.replace(tmp, out)
+            return
+        for name, _ in files:
+            os.replace(tmp / name, out / name)
+    finally:
+        if tmp.exists():
+            shutil.rmtree(tmp)

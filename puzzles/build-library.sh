@@ -1,0 +1,25 @@
+#!/bin/sh
+# Rebuilds puzzles/generated/ from scratch, byte for byte (the generator is
+# seeded; --avoid keeps every puzzle distinct, up to symmetry, from the
+# hand-made ones and from the themes generated before it, so the order of the
+# lines matters).  Run from the repository root:  sh puzzles/build-library.sh
+set -e
+BIN=${AGNES_TEACH:-.venv/bin/agnes-teach}
+rm -rf puzzles/generated
+gen() {  # theme count seed [extra options]
+    theme=$1; count=$2; seed=$3; shift 3
+    "$BIN" generate --theme "$theme" --count "$count" --seed "$seed" \
+        --out "puzzles/generated/$theme" --avoid puzzles "$@"
+}
+# Required themes: 14 each.
+gen foundation.wrap 14 101
+gen tableau.empty 14 102
+gen tableau.empty 1 31 --task win --difficulty medium  # most come out easy: see README.md
+gen stock.deal 14 103
+# Other themes: 7 each.
+gen tableau.wrap 7 104
+gen tableau.run 7 105
+gen tableau.run 2 5 --task win --difficulty medium
+gen stock.last-two 7 106
+gen reserve.top 7 107
+gen foundation.start 7 108

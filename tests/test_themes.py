@@ -1,0 +1,155 @@
+"""Theme detectors: positive and negative tables, one per rule (pure functions of a puzzle's facts)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import pytest
+from _generator_util import make_position
+
+from agnes_teach.generator.themes import (
+    THEMES,
+    Lesson,
+    detect_foundation_start,
+    detect_foundation_wrap,
+    detect_reserve_top,
+    detect_stock_deal,
+    detect_stock_last_two,
+    detect_tableau_empty,
+    detect_tableau_run,
+    detect_tableau_wrap,
+    distract_foundation_start,
+    distract_reserve_top,
+    distract_stock_last_two,
+    distract_tableau_empty,
+    distract_tableau_run,
+)
+from agnes_teach.moves import DEAL_MOVE, Move, parse_move_text
+from agnes_teach.position import Position
+
+
+def moves(text: str) -> tuple[Move, ...]:
+    out = []
+    for part in text.split():
+        mt = parse_move_text(part)
+        out.append(DEAL_MOVE if mt.is_deal else Move(mt.card, mt.dest))
+    return tuple(out)
+
+
+# base 5: hearts stopped at KH, the Ace on the Queen of spades, a black King beside it
+WRAP = make_position(5, ["QS AH", "KS", "4H 3H 2H", "4S 3S 2S AS"])
+# base A: the Ace is the base card, it starts its foundation (no corner to turn)
+ACE_BASE = make_position(1, ["KS QS JS 10S 9S 8S 7S", "6S 5S 4S 3S 2S AS"])
+# base 5: t1 empty, 4C blocks 2D; a black King on top of t3
+EMPTY = make_position(5, ["", "2D 4C", "KS", "4S 3S 2S AS"], reserve=["4D 3D"])
+# base 3: KS on QS; a red Ace on top of t2, a red 2 on t3
+TWRAP = make_position(3, ["QS KS", "AH", "2H"], reserve=["2S AS"])
+# base 2: the run QD JS lies on AC; KC takes the run
+RUN = make_position(2, ["AC QD JS", "KC"], reserve=["AD KD", "AS KS QS"])
+# base 4: the exposed cells hold 3S and 3H; 2S and 2H are left on the columns
+LAST_TWO = make_position(4, ["2S", "2H"], exposed=["3S", "3H"])
+# base 6, stock empty: r1 holds 5H under 4C; 5D on t1 takes the 4C
+RESERVE = make_position(6, ["5D"], reserve=["5H 4C", "5C"])
+# base 6, one full deal to come: 4H on r1 would be covered by 5H
+DEAL = make_position(6, ["4S"], reserve=["4H"], stock="5H 2C 3C 4C 5C 3D 4D 5D 5S")
+# base 5, every spade out: 5S on top of t1, AS alone on r1
+START = make_position(5, ["6S 5S", "4S 3S 2S", "KS QS JS 10S 9S 8S 7S"], reserve=["AS"])
+
+
+Row = tuple[Position, str, str, bool]
+
+TABLES: dict[str, tuple[Callable[[Lesson], bool], list[Row]]] = {
+    "foundation.wrap": (detect_foundation_wrap, [
+        (WRAP, "AH>f 2H>f 3H>f 4H>f", "", True),
+        (WRAP, "KS>t1 AH>f", "", False),  # the King covers the Ace: the line is not even legal
+        (ACE_BASE, "AS>f", "", False),  # base A: the Ace starts, it does not wrap
+        (WRAP, "QS>f", "", False),  # QS lies under the Ace
+    ]),
+    "tableau.empty": (detect_tableau_empty, [
+        (EMPTY, "4C>t1 9D>f", "", True),
+        (EMPTY, "KS>t1", "", False),  # refused: the line is illegal, so no use of the rule
+        (EMPTY, "KS>f", "", False),
+    ]),
+    "tableau.wrap": (detect_tableau_wrap, [
+        (TWRAP, "KS>t2 QS>f", "", True),
+        (TWRAP, "AH>f", "", False),
+        (TWRAP, "AS>t3", "", False),  # an Ace on a 2: an ordinary build
+    ]),
+    "tableau.run": (detect_tableau_run, [
+        (RUN, "QD>t2 AC>t3", "", True),
+        (RUN, "JS>f", "", False),
+        (RUN, "JS>f QD>t2", "", False),  # JS home first: QD then moves alone
+    ]),
+    "stock.last-two": (detect_stock_last_two, [
+        (LAST_TWO, "2S>f 3S>f", "", True),
+        (LAST_TWO, "2S>f 2H>f", "", False),
+    ]),
+    "reserve.top": (detect_reserve_top, [
+        (RESERVE, "4C>t1 5H>f", "", True),
+        (RESERVE, "4C>t1", "", False),  # the covered card is not played in the window
+        (RESERVE, "5D>f", "", False),
+    ]),
+    "stock.deal": (detect_stock_deal, [
+        (DEAL, "4H>f deal", "deal", True),
+        (DEAL, "4H>f deal", "", False),  # dealing is not proved to lose
+        (DEAL, "deal", "deal", False),  # the line deals first
+        (RESERVE, "4C>t1 5H>f", "deal", False),  # no stock: nothing to deal
+    ]),
+    "foundation.start": (detect_foundation_start, [
+        (START, "5S>f 6S>f", "", True),
+        (START, "AS>f", "", False),  # refused: an Ace does not start a base-5 foundation
+        (WRAP, "AH>f", "", False),
+    ]),
+}
+
+
+@pytest.mark.parametrize(
+    ("theme", "index"), [(t, i) for t, (_, rows) in sorted(TABLES.items()) for i in range(len(rows))]
+)
+def test_detector_table(theme: str, index: int) -> None:
+    detect, rows = TABLES[theme]
+    pos, line, losing, expected = rows[index]
+    assert detect(Lesson(pos, moves(line), moves(losing))) is expected
+
+
+def test_every_theme_has_positive_and_negative_rows() -> None:
+    assert sorted(TABLES) == sorted(THEMES)
+    for _, rows in TABLES.values():
+        assert any(r[3] for r in rows) and any(not r[3] for r in rows)
+
+
+def test_window_limits_detection() -> None:
+    # The wrap happens at move 2: inside a window of 2, outside a window of 1.
+    assert detect_foundation_wrap(Lesson(WRAP, moves("AH>f 2H>f"), (), within=1))
+    late = make_position(5, ["AH", "4H 3H 2H", "4C"])
+    line = moves("4C>f AH>f")
+    assert detect_foundation_wrap(Lesson(late, line, (), within=2))
+    assert not detect_foundation_wrap(Lesson(late, line, (), within=1))
+
+
+DISTRACTORS = [
+    (distract_tableau_empty, EMPTY, "KS>t1", "tableau.empty"),
+    (distract_foundation_start, START, "AS>f", "foundation.start"),
+    (distract_reserve_top, RESERVE, "5H>f", "reserve.top"),
+    (distract_stock_last_two, LAST_TWO, "2S>x2", "stock.last-two"),
+]
+
+
+@pytest.mark.parametrize(("find", "pos", "move", "rule"), DISTRACTORS)
+def test_illegal_distractors_are_refused_by_the_theme_rule(find, pos, move, rule) -> None:  # type: ignore[no-untyped-def]
+    found = find(pos, (), ())
+    assert found is not None
+    assert (str(found.move), found.rule) == (move, rule)
+
+
+def test_run_distractor_is_an_irregular_group() -> None:
+    # AC with QD JS on it is no run; alone, the Ace would fit an empty column (base 2).
+    found = distract_tableau_run(RUN, moves("QD>t2"), ())
+    assert found is not None and found.rule == "tableau.run"
+    assert str(found.move) == "AC>t3"
+
+
+def test_no_distractor_without_the_temptation() -> None:
+    assert distract_tableau_empty(RESERVE, (), ()) is None  # no King or base card to tempt
+    assert distract_foundation_start(WRAP, (), ()) is None  # no empty foundation
+    assert distract_reserve_top(WRAP, (), ()) is None  # no covered reserve card
