@@ -117,9 +117,11 @@ def test_moves_reads_a_scenario_file_too(tmp_path: Path) -> None:
 
 
 def test_check_the_shipped_puzzles() -> None:
-    code, out, _ = run("check", str(REPO / "puzzles" / "handmade"))
+    folder = REPO / "puzzles" / "handmade"
+    count = len(list(folder.glob("*.yaml")))
+    code, out, _ = run("check", str(folder))
     assert code == 0, out
-    assert "1 passed, 0 failed" in out
+    assert count >= 1 and f"{count} passed, 0 failed" in out
 
 
 def test_check_json_shape(hand_file: Path) -> None:
