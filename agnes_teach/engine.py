@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
 
-from .cards import Card, card_name, is_red, rank_name, rank_of, suit_of
+from .cards import Card, card_name, is_red, make_card, rank_name, rank_of, suit_of
 from .moves import DEAL, DEAL_MOVE, Move, MoveText
 from .position import Pile, Position
 
@@ -161,7 +161,7 @@ def _refusal(pos: Position, move: Move, place: Place | None) -> Refusal | None:
                 return no("tableau.run")
         else:
             if dest == f"t{place.index + 1}":
-                return no("tableau.run")
+                return no("tableau.run", same_column="yes")
             if not is_run(column, place.depth, p.tableau_wrap):
                 return no("tableau.run")
             if p.whole_runs_only and place.depth != run_start(column, p.tableau_wrap):
@@ -179,7 +179,8 @@ def _refusal(pos: Position, move: Move, place: Place | None) -> Refusal | None:
         if pos.foundations[suit] == 0 and rank_of(card) != pos.base:
             return no("foundation.start")
         if rank_of(card) != want:
-            return no("foundation.suit", want=rank_name(want))
+            # `next` names the very card the pile wants, so the message can show it (6♥).
+            return no("foundation.suit", want=rank_name(want), next=card_name(make_card(want, suit)))
         return None
 
     target = pos.tableau[int(dest[1:]) - 1]

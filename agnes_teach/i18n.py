@@ -83,9 +83,14 @@ def rule_message(lang: str, rule_id: str, **params: object) -> str:
 
 def refusal_message(refusal: Refusal, lang: str = DEFAULT_LANG) -> str:
     params = dict(refusal.params)
-    for key in ("card", "target"):
+    for key in ("card", "target", "next"):
         if key in params:
             params[key] = _symbol(params[key])
+    # tableau.run refuses three different mistakes; the message says which one was made.
+    if refusal.rule == "tableau.run" and params.get("dest") == "f":
+        return text(lang, "refusal", "tableau.run@foundation", **params)
+    if refusal.rule == "tableau.run" and params.get("same_column"):
+        return text(lang, "refusal", "tableau.run@same-column", **params)
     return rule_message(lang, refusal.rule, **params)
 
 

@@ -159,12 +159,22 @@ def scenario_from_data(data: object, loc: Locator, file: str) -> Scenario:
 def scenario_files(paths: list[str]) -> list[Path]:
     """Files named, and ``*.yaml``/``*.yml`` under folders named, in sorted order."""
     out: list[Path] = []
+    seen: set[Path] = set()
+
+    def add(f: Path) -> None:
+        # A file named twice (or named and inside a folder named) is read once.
+        key = f.resolve()
+        if key not in seen:
+            seen.add(key)
+            out.append(f)
+
     for name in paths:
         p = Path(name)
         if p.is_dir():
-            out.extend(sorted(f for f in p.rglob("*") if f.suffix in (".yaml", ".yml") and f.is_file()))
+            for f in sorted(f for f in p.rglob("*") if f.suffix in (".yaml", ".yml") and f.is_file()):
+                add(f)
         elif p.exists():
-            out.append(p)
+            add(p)
         else:
             raise InputError(Problem("no such file or folder", name))
     return out

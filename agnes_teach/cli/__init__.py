@@ -8,6 +8,7 @@ Each command lives in a module of this package and registers itself on
 from __future__ import annotations
 
 import functools
+import signal
 import sys
 from collections.abc import Callable
 from typing import ParamSpec, TypeVar
@@ -45,7 +46,14 @@ def input_errors(func: Callable[P, R]) -> Callable[P, R]:
     return wrapper
 
 
+def _exit_on_sigterm(signum: int, frame: object) -> None:
+    # Raising SystemExit runs every ``finally`` on the way out, so a run stopped by
+    # SIGTERM removes its temporary files instead of leaving them beside the output.
+    raise SystemExit(128 + signum)
+
+
 def main() -> None:
+    signal.signal(signal.SIGTERM, _exit_on_sigterm)
     # Importing the command modules registers their commands on `app`.
     from . import play  # noqa: F401
 

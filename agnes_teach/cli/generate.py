@@ -8,7 +8,7 @@ from typing import Annotated
 
 import typer
 
-from ..errors import InputError
+from ..errors import InputError, Problem
 from ..generator import DIFFICULTIES, TASKS, THEMES, generate, theme_ids
 from ..generator.canonical import puzzle_key
 from ..generator.output import puzzle_id, scenario_data, to_yaml, write_puzzles
@@ -42,8 +42,9 @@ def generate_command(
 ) -> None:
     """Write COUNT solver-verified puzzles that each teach the rule THEME.
 
-    Every puzzle is proved by the solver, its theme detected in its solution, its tempting
-    wrong move refuted, its difficulty rated; no two are the same up to symmetry.
+    Every puzzle is proved by the solver, its theme detected in its solution,
+    its tempting wrong move refuted, its difficulty rated; no two are the same
+    up to symmetry.
     """
     if theme not in THEMES:
         raise InputError(f"unknown theme {theme!r} (themes: {', '.join(theme_ids())})")
@@ -58,6 +59,9 @@ def generate_command(
         raise InputError("--count must be at least 1")
     if seed < 0:
         raise InputError("--seed must be 0 or more")
+    # Refuse an unusable --out before the (slow) search, not after it.
+    if out.exists() and not out.is_dir():
+        raise InputError(Problem("is a file; --out needs a folder", str(out)))
     chosen = get_profile(profile)
     why = unavailable(theme, chosen)
     if why is not None:
@@ -82,8 +86,12 @@ def generate_command(
     for number, puzzle in enumerate(puzzles, start=1):
         text = to_yaml(scenario_data(puzzle, seed, number))
         files.append((puzzle_id(puzzle, seed, number) + ".yaml", text))
-    write_puzzles(files, out)
-    print(f"wrote {len(files)} puzzles to {out}", file=sys.stderr)
+    try:
+        write_puzzles(files, out)
+    except OSError as exc:
+        raise InputError(Problem(f"cannot write the puzzles: {exc.strerror or exc}", str(out))) from None
+    noun = "puzzle" if len(files) == 1 else "puzzles"
+    print(f"wrote {len(files)} {noun} to {out}", file=sys.stderr)
 
 
 def _stderr_console():  # type: ignore[no-untyped-def]

@@ -101,6 +101,13 @@ def check_command(
             scenarios.append(load_scenario(f))
         except InputError as exc:
             problems.extend(exc.in_file(str(f)).problems)
+    # formats.md: a scenario id is unique, so two files claiming one id are bad input.
+    first_file: dict[str, str] = {}
+    for sc in scenarios:
+        if sc.id in first_file:
+            problems.append(Problem(f"id {sc.id!r} is also used by {first_file[sc.id]}", str(sc.file)))
+        else:
+            first_file[sc.id] = str(sc.file)
     if problems:
         raise InputError(problems)
     results = []
@@ -126,5 +133,6 @@ def check_command(
                 rule = f"[{e.rule}] " if e.rule else ""
                 print(f"     {where}{rule}{e.message}")
         passed = sum(r.ok for r in results)
-        print(f"{passed} passed, {len(results) - passed} failed")
+        print(i18n.text(lang, "check", "{passed} passed, {failed} failed",
+                        passed=passed, failed=len(results) - passed))
     raise typer.Exit(0 if ok else 1)

@@ -148,12 +148,22 @@ def foundation_and_empty_column(profile: Profile, lang: str) -> Example:
         raise ExampleError("the foundation did not grow as the example says")
 
     base_card = card_symbol(make_card(base, HEARTS))
+    # A profile whose foundations start at a fixed rank deals no base card, so its
+    # example neither speaks of "the base" nor contrasts the empty column with it.
+    if profile.base_rank is None:
+        opening = t(lang, "example", "The base is {base}: {base_card} lies on the heart foundation. The top "
+                    "card of reserve pile r1, {card}, is free and follows it there.",
+                    base=rank_name(base), base_card=base_card, card=card_symbol(up1))
+        refused = t(lang, "example", "{card} may not, although the foundation has grown:",
+                    card=card_symbol(base_diamond))
+    else:
+        opening = t(lang, "example", "The heart foundation holds {base_card}. The top card of reserve pile "
+                    "r1, {card}, is free and follows it there.", base_card=base_card, card=card_symbol(up1))
+        refused = t(lang, "example", "{card} may not:", card=card_symbol(base_diamond))
     step1 = Step(
         position_svg(pos, lang, first,
                      t(lang, "example", "Move {card} to its foundation", card=card_symbol(up1))),
-        t(lang, "example", "The base is {base}: {base_card} lies on the heart foundation. The top card of "
-          "reserve pile r1, {card}, is free and follows it there.",
-          base=rank_name(base), base_card=base_card, card=card_symbol(up1))
+        opening
         + " " + t(lang, "example", "The card under it, {covered}, must wait:", covered=card_symbol(up2))
         + " " + covered_why,
     )
@@ -162,8 +172,7 @@ def foundation_and_empty_column(profile: Profile, lang: str) -> Example:
                      t(lang, "example", "Move {card} into the empty column t1", card=card_symbol(opener))),
         t(lang, "example", "Now the hearts reach {top}. Column t1 is empty, and {card} may open it.",
           top=card_symbol(up1), card=card_symbol(opener))
-        + " " + t(lang, "example", "{card} may not, although the foundation has grown:",
-                  card=card_symbol(base_diamond))
+        + " " + refused
         + " " + still_why,
     )
     return Example("tableau.empty", t(lang, "example", "Worked example: a reserve card goes home, an empty "

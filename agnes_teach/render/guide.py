@@ -36,6 +36,8 @@ VARIANT_KEYS = (
     "tableau.wrap@off",
     "tableau.empty@fixed",
     "reserve.top@columns-only",
+    "stock.last-two@reserve",
+    "stock.last-two@columns-only",
 )
 
 
@@ -49,6 +51,10 @@ def rule_text_key(profile: Profile, rule_id: str) -> str:
         return "tableau.empty@fixed"
     if rule_id == "reserve.top" and not profile.reserve_to_foundation:
         return "reserve.top@columns-only"
+    if rule_id == "stock.last-two" and not profile.exposed_cells:
+        return "stock.last-two@reserve"
+    if rule_id == "stock.last-two" and not profile.exposed_to_foundation:
+        return "stock.last-two@columns-only"
     return rule_id
 
 
@@ -88,6 +94,9 @@ def figures(profile: Profile, lang: str) -> dict[str, str]:
         "reserve_deals": str(len(reserve_deals)),
         "last_cards": i18n.ntext(lang, "figure", "{n} card", "{n} cards", len(exposed)),
         "exposed_names": ", ".join(exposed),
+        "last_deal_cards": i18n.ntext(lang, "figure", "{n} card", "{n} cards",
+                                      len(deals[-1]) if deals else 0),
+        "last_deal_targets": _pile_range(deals[-1]) if deals else "",
     }
 
 
@@ -176,19 +185,22 @@ def faq(profile: Profile, lang: str) -> list[Question]:
         if profile.empty_column_rank is None
         else t(lang, "faq", "Only a {empty_rank_word} ({empty_rank}), or a valid run led by one.", **f)
     )
-    last_answer = (
-        t(lang, "faq", "After {reserve_deals} deals onto the reserve, the last {last_cards} of the stock "
-          "are laid face up on their own, as {exposed_names}. Both are free at once, to a foundation or a "
-          "column, and nothing may be placed on them.", **f)
-        if profile.exposed_cells
-        else t(lang, "faq", "In this variant there are no separate last cards: all {stock_cards} of the "
-               "stock are dealt onto the reserve ({stock_deals}).", **f)
-    )
+    if not profile.exposed_cells:
+        last_answer = t(lang, "faq", "In this variant there are no separate last cards: all {stock_cards} of "
+                        "the stock are dealt onto the reserve ({stock_deals}).", **f)
+    elif profile.exposed_to_foundation:
+        last_answer = t(lang, "faq", "After {reserve_deals} deals onto the reserve, the last {last_cards} of "
+                        "the stock are laid face up on their own, as {exposed_names}. Both are free at once, "
+                        "to a foundation or a column, and nothing may be placed on them.", **f)
+    else:
+        last_answer = t(lang, "faq", "After {reserve_deals} deals onto the reserve, the last {last_cards} of "
+                        "the stock are laid face up on their own, as {exposed_names}. Both are free at once, "
+                        "but only onto a column, and nothing may be placed on them.", **f)
     return [
         q("faq-covered", "Can I play a reserve card that is covered?",
           t(lang, "faq", "No. Only the top card of each reserve pile is in play. A covered card becomes free "
-            "again once every card lying on it has left, to a foundation or a column. Each deal covers the "
-            "reserve again, so free the reserve cards you need before you deal.", **f)),
+            "again once every card lying on it has left. A deal onto the reserve covers its tops again, so "
+            "free the reserve cards you need before you deal.", **f)),
         q("faq-ace-after-king", "Does an Ace follow a King?", wrap_answer),
         q("faq-sorel", "Is Agnes Sorel the same game as Agnes Bernauer?",
           t(lang, "faq", "No: it is a different patience with a similar name. Agnes Sorel has no reserve; "
@@ -197,8 +209,8 @@ def faq(profile: Profile, lang: str) -> list[Question]:
         q("faq-empty-column", "What may fill an empty column?", empty_answer),
         q("faq-when-to-deal", "When should I deal?",
           t(lang, "faq", "Whenever you choose: a deal is never forced, and it is allowed while the stock "
-            "has cards. The stock holds {stock_cards}, dealt as {stock_deals}. Every deal covers the reserve "
-            "tops, so first play what you need from them.", **f)),
+            "has cards. The stock holds {stock_cards}, dealt as {stock_deals}. A deal covers the reserve "
+            "tops it lands on, so first play what you need from them.", **f)),
         q("faq-last-two", "What happens to the last two cards?", last_answer),
     ]
 
