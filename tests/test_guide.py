@@ -111,3 +111,15 @@ def test_a_false_example_claim_stops_the_build() -> None:
         _legal(pos, Move(parse_card("7H"), "f"))  # covered
     with pytest.raises(ExampleError):
         build_position(profile, 5, {"r1": [parse_card("7H")]}, [])  # 6H..4H have no place
+
+
+def test_every_profile_has_a_name_in_every_language() -> None:
+    from agnes_teach import i18n
+    from agnes_teach.render.guide import profile_name
+
+    for lang in ("en", "ru", "es"):
+        for pid in profile_ids():
+            assert i18n.text(lang, "profile-name", pid) != pid, (lang, pid)
+    english = profile_name(get_profile("agnes-ru"), "en")
+    assert not any("\u0400" <= ch <= "\u04ff" for ch in english)
+    assert "Агнес" in profile_name(get_profile("agnes-ru"), "ru")

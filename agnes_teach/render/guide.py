@@ -232,10 +232,17 @@ def notation(profile: Profile, lang: str) -> str:
                                    "deals from the stock.")
 
 
+def profile_name(profile: Profile, lang: str) -> str:
+    """The profile's name in `lang` (``msgctxt "profile-name"``, keyed by profile id)."""
+    name = i18n.text(lang, "profile-name", profile.id)
+    return profile.name if name == profile.id else name
+
+
 def page_html(profile: Profile, lang: str, langs: Sequence[str]) -> str:
     template = environment(lang).get_template("guide.html.j2")
     return template.render(
         profile=profile,
+        profile_name=profile_name(profile, lang),
         notation=notation(profile, lang),
         groups=groups(profile, lang),
         questions=faq(profile, lang),
