@@ -2,20 +2,27 @@
 
 ``solve`` decides a position: ``won`` (with a solution that replays through the
 engine), ``lost`` (the whole reachable space was refuted) or ``unknown`` (the
-budget ran out).  Never a guess.
+budget ran out).  Never a guess.  The search itself, and why its pruning is
+safe, is described in :mod:`agnes_teach.solver.search`.
 """
 
 from __future__ import annotations
 
 import time
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Literal
 
 from ..engine import apply_unchecked, legal_moves
 from ..moves import Move
 from ..position import Position
+from .fast import FastState, Rules
+from .search import DepthFirst
 
 Status = Literal["won", "lost", "unknown"]
+
+# States each of the two interleaved searches expands before the other takes a turn.
+SLICE = 500
 
 
 @dataclass
@@ -34,63 +41,121 @@ class SolveResult:
         }
 
 
-class _OutOfBudget(Exception):
-    pass
-
-
 def solve(
     pos: Position,
     *,
     seconds: float | None = None,
     nodes: int | None = None,
     prune: bool = True,
+    orders: Iterable[bool] = (False, True),
 ) -> SolveResult:
-    """Decide `pos` by depth-first search over engine positions with a visited set."""
+    """Decide `pos` exactly within a budget of `seconds` and/or expanded `nodes`.
+
+    Two depth-first searches run side by side in slices, one trying ``deal``
+    last and one trying it first (``orders`` lists ``deal_first`` for each;
+    pass one value for a single search).  Either one finishing decides the
+    position.  ``prune=False`` switches off every pruning and dominance rule
+    (canonical keys, safe moves home, pointless moves, dead-end detection,
+    run moves that lead nowhere); the move order stays.
+    """
     start = time.perf_counter()
     deadline = start + seconds if seconds is not None else None
-    seen: set[Position] = set()
-    count = 0
-    path: list[Move] = []
+    rules = Rules(pos)
+    searches = [DepthFirst(FastState(pos, rules), prune=prune, deal_first=first) for first in orders]
+    if not searches:
+        raise ValueError("solve needs at least one search order")
+    limit = 0
+    while True:
+        limit += SLICE
+        for search in searches:
+            others = sum(s.nodes for s in searches) - search.nodes
+            step = limit if nodes is None else min(limit, nodes - others)
+            result = search.run(max(step, search.nodes))
+            if result is not None:
+                solution = [search.state.engine_move(m) for m in search.path] if result else []
+                return SolveResult(
+                    "won" if result else "lost",
+                    solution,
+                    sum(s.nodes for s in searches),
+                    time.perf_counter() - start,
+                )
+        spent = sum(s.nodes for s in searches)
+        over_time = deadline is not None and time.perf_counter() > deadline
+        if (nodes is not None and spent >= nodes) or over_time:
+            return SolveResult("unknown", [], spent, time.perf_counter() - start)
 
-    def search(p: Position) -> bool:
-        nonlocal count
-        if p.is_won():
-            return True
-        if p in seen:
-            return False
-        seen.add(p)
-        count += 1
-        if (nodes is not None and count > nodes) or (
-            deadline is not None and count % 256 == 0 and time.perf_counter() > deadline
-        ):
-            raise _OutOfBudget
-        for move in legal_moves(p):
-            path.append(move)
-            if search(apply_unchecked(p, move)):
-                return True
-            path.pop()
-        return False
 
-    try:
-        won = search(pos)
-    except _OutOfBudget:
-        return SolveResult("unknown", [], count, time.perf_counter() - start)
-    return SolveResult("won" if won else "lost", list(path) if won else [], count, time.perf_counter() - start)
+def canonical_key(pos: Position) -> bytes:
+    """A key equal for positions that are the same up to symmetry.
+
+    Two positions get the same key when they have the same profile, base and
+    stock, and the same piles up to the order of the columns and of the stacks
+    (reserve piles, exposed cells) that no remaining deal can land on.  Such
+    positions have the same future: use the key to de-duplicate puzzles and to
+    count first moves that reach the same state once.
+    """
+    state = FastState(pos)
+    head = f"{pos.profile.id}|{pos.base}|".encode() + bytes(pos.stock) + b"|"
+    return head + state.key(canonical=True)
+
+
+@dataclass
+class MoveGroup:
+    """First moves that lead to the same state (up to symmetry), and its verdict."""
+
+    moves: list[Move]
+    status: Status
 
 
 @dataclass
 class FirstMoves:
-    """Every legal first move sorted by what the solver proved after it."""
+    """Every legal first move sorted by what the solver proved after it.
+
+    ``groups`` puts together the first moves that reach the same state up to
+    symmetry (:func:`canonical_key`): two such moves are one choice, not two
+    (e.g. a card into either of two empty columns).  ``winning``, ``losing``
+    and ``unknown`` list every move individually.
+    """
 
     winning: list[Move]
     losing: list[Move]
     unknown: list[Move]
+    groups: list[MoveGroup] = field(default_factory=list)
+
+    def winning_groups(self) -> list[MoveGroup]:
+        return [g for g in self.groups if g.status == "won"]
+
+    def group_of(self, move: Move) -> MoveGroup | None:
+        return next((g for g in self.groups if move in g.moves), None)
 
 
-def first_move_verdicts(pos: Position, *, seconds: float | None = None) -> FirstMoves:
-    """Solve the position after each legal first move (each with the same budget)."""
+def first_move_verdicts(pos: Position, *, seconds: float | None = None, prune: bool = True) -> FirstMoves:
+    """Solve the position after each legal first move (each distinct state with the same budget).
+
+    Moves that reach the same state up to symmetry form one group and are
+    solved once; every move of a group gets the group's verdict.
+    """
     out = FirstMoves([], [], [])
+    by_key: dict[bytes, MoveGroup] = {}
     for move in legal_moves(pos):
-        result = solve(apply_unchecked(pos, move), seconds=seconds)
-        {"won": out.winning, "lost": out.losing, "unknown": out.unknown}[result.status].append(move)
+        after = apply_unchecked(pos, move)
+        key = canonical_key(after)
+        group = by_key.get(key)
+        if group is None:
+            group = MoveGroup([], solve(after, seconds=seconds, prune=prune).status)
+            by_key[key] = group
+            out.groups.append(group)
+        group.moves.append(move)
+        {"won": out.winning, "lost": out.losing, "unknown": out.unknown}[group.status].append(move)
     return out
+
+
+__all__ = [
+    "FirstMoves",
+    "MoveGroup",
+    "SolveResult",
+    "Status",
+    "canonical_key",
+    "first_move_verdicts",
+    "solve",
+]

@@ -1,0 +1,285 @@
+"""The solver's fast state: small ints in mutable lists, changed in place by do/undo.
+
+The engine (:mod:`agnes_teach.engine`) is the single source of truth for the
+rules; this module mirrors it for speed and is tested against it (the move
+generator yields exactly ``engine.legal_moves``; do/undo restores the state).
+The profile is read only through its parameters.
+
+A move is a tuple ``(kind, source, depth, dest, card, count)``:
+
+* ``TAIL`` - the tail ``column[depth:]`` of column ``source`` (``count`` cards,
+  led by ``card``) to column ``dest``, or its top card to the foundation
+  (``dest == HOME``);
+* ``STACK`` - the top ``card`` of stack ``source`` (reserve piles first, then
+  exposed cells) to column ``dest`` or home;
+* ``RETURN`` - the top ``card`` of the foundation of suit ``source`` back onto
+  column ``dest`` (profiles with ``foundation_return`` only);
+* ``DEAL`` - the next deal of the stock.
+"""
+
+from __future__ import annotations
+
+from ..cards import Card, make_card, rank_of, suit_of
+from ..engine import builds_on
+from ..moves import DEAL_MOVE, Move
+from ..position import Position
+
+TAIL, STACK, RETURN, DEAL = 0, 1, 2, 3
+HOME = -1
+
+FastMove = tuple[int, int, int, int, int, int]
+DEAL_FAST: FastMove = (DEAL, 0, 0, 0, -1, 0)
+
+
+class Rules:
+    """Everything about a profile and a base rank the search needs, precomputed per card."""
+
+    def __init__(self, pos: Position) -> None:
+        p = pos.profile
+        self.profile = p
+        self.base = pos.base
+        self.columns = p.columns
+        self.wrap = p.tableau_wrap
+        self.whole_runs_only = p.whole_runs_only
+        self.foundation_return = p.foundation_return
+        self.empty_rank = p.empty_rank(pos.base)
+        # Stacks: reserve piles r1.. then exposed cells x1..
+        self.stack_names = [f"r{i + 1}" for i in range(p.reserve_piles)] + [
+            f"x{i + 1}" for i in range(p.exposed_cells)
+        ]
+        self.reserves = p.reserve_piles
+        self.stack_home = (
+            [p.reserve_to_foundation] * p.reserve_piles + [p.exposed_to_foundation] * p.exposed_cells
+        )
+        self.deals = [[self.stack_names.index(name) for name in deal] for deal in p.stock_deals]
+        # After d deals: the stacks a later deal can still land on, and the others.
+        self.stack_groups: list[tuple[list[int], list[int]]] = []
+        for d in range(len(self.deals) + 1):
+            live = {k for deal in self.deals[d:] for k in deal}
+            self.stack_groups.append(
+                ([k for k in range(len(self.stack_names)) if k in live],
+                 [k for k in range(len(self.stack_names)) if k not in live])
+            )
+        # Free stacks are interchangeable only with stacks of the same permission to play home.
+        self.stack_tag = [bytes((200 + home,)) for home in self.stack_home]
+        self.rel = [(rank_of(c) - pos.base) % 13 for c in range(52)]
+        self.suit = [suit_of(c) for c in range(52)]
+        self.is_empty_rank = [rank_of(c) == self.empty_rank for c in range(52)]
+        # hosts[c]: the cards c may lie on in the tableau; on[c * 52 + t]: does c build on t.
+        self.hosts = [[t for t in range(52) if builds_on(c, t, self.wrap)] for c in range(52)]
+        self.on = bytearray(52 * 52)
+        for c in range(52):
+            for t in self.hosts[c]:
+                self.on[c * 52 + t] = 1
+        # guests[t]: the cards that may be laid on t in the tableau.
+        self.guests = [[c for c in range(52) if self.on[c * 52 + t]] for t in range(52)]
+        # The card of each suit with each relative rank (0 = base).
+        self.card_at = [[int(make_card((pos.base - 1 + r) % 13 + 1, s)) for r in range(13)] for s in range(4)]
+
+
+class FastState:
+    """One mutable game state.  ``apply``/``undo`` change it in place."""
+
+    __slots__ = ("rules", "cols", "stacks", "found", "stock", "deals_done", "home")
+
+    def __init__(self, pos: Position, rules: Rules | None = None) -> None:
+        self.rules = rules or Rules(pos)
+        # Plain ints (not the Card NewType): the hot loops only compare and index.
+        self.cols: list[list[int]] = [[int(c) for c in col] for col in pos.tableau]
+        self.stacks: list[list[int]] = [[int(c) for c in p] for p in (*pos.reserve, *pos.exposed)]
+        self.found = list(pos.foundations)
+        self.stock: tuple[int, ...] = tuple(int(c) for c in pos.stock)
+        self.deals_done = pos.deals_done
+        self.home = sum(self.found)
+
+    def copy(self) -> FastState:
+        other = object.__new__(FastState)
+        other.rules = self.rules
+        other.cols = [list(c) for c in self.cols]
+        other.stacks = [list(p) for p in self.stacks]
+        other.found = list(self.found)
+        other.stock = self.stock
+        other.deals_done = self.deals_done
+        other.home = self.home
+        return other
+
+    def snapshot(self) -> tuple[object, ...]:
+        """Everything, exactly (tests compare snapshots around do/undo)."""
+        return (
+            tuple(tuple(c) for c in self.cols),
+            tuple(tuple(p) for p in self.stacks),
+            tuple(self.found),
+            self.deals_done,
+            self.home,
+        )
+
+    def stock_left(self) -> int:
+        return sum(len(d) for d in self.rules.deals[self.deals_done:])
+
+    # ------------------------------------------------------------ keys
+
+    def key(self, canonical: bool) -> bytes:
+        """The transposition-table key.
+
+        The foundations are not in the key: every card not in a column, a
+        stack or the rest of the stock is home, and the rest of the stock is
+        fixed by the number of deals done.  ``canonical`` sorts the columns
+        (they are interchangeable: every rule treats them alike) and the
+        stacks no deal can land on any more, within each kind that has the same
+        permission to play home (nothing is ever placed on them by the player,
+        so only their contents matter).
+        """
+        rules = self.rules
+        stacks = self.stacks
+        if not canonical:
+            return (
+                b"\xfe".join(map(bytes, self.cols)) + b"\xfd" + b"\xfe".join(map(bytes, stacks))
+                + bytes((self.deals_done,))
+            )
+        live, free = rules.stack_groups[self.deals_done]
+        return (
+            b"\xfe".join(sorted(map(bytes, self.cols)))
+            + b"\xfd"
+            + b"\xfe".join([bytes(stacks[k]) for k in live])
+            + b"\xfc"
+            + b"\xfe".join(sorted([rules.stack_tag[k] + bytes(stacks[k]) for k in free]))
+            + bytes((self.deals_done,))
+        )
+
+    # ------------------------------------------------------- generation
+
+    def run_start(self, col: list[int]) -> int:
+        on = self.rules.on
+        i = len(col) - 1
+        while i > 0 and on[col[i] * 52 + col[i - 1]]:
+            i -= 1
+        return i
+
+    def moves(self) -> list[FastMove]:
+        """Every legal move (the same set as ``engine.legal_moves``), unordered."""
+        r = self.rules
+        cols, found, rel, suit, on = self.cols, self.found, r.rel, r.suit, r.on
+        out: list[FastMove] = []
+        top_col = [-1] * 52
+        empties: list[int] = []
+        for j, col in enumerate(cols):
+            if col:
+                top_col[col[-1]] = j
+            else:
+                empties.append(j)
+        hosts, empty_ok = r.hosts, r.is_empty_rank
+        whole = r.whole_runs_only
+        for i, col in enumerate(cols):
+            if not col:
+                continue
+            n = len(col)
+            top = col[-1]
+            if rel[top] == found[suit[top]]:
+                out.append((TAIL, i, n - 1, HOME, top, 1))
+            start = n - 1
+            while start > 0 and on[col[start] * 52 + col[start - 1]]:
+                start -= 1
+            for d in range(start, start + 1 if whole else n):
+                card = col[d]
+                for h in hosts[card]:
+                    j = top_col[h]
+                    if j >= 0 and j != i:
+                        out.append((TAIL, i, d, j, card, n - d))
+                if empty_ok[card]:
+                    for j in empties:
+                        out.append((TAIL, i, d, j, card, n - d))
+        stack_home = r.stack_home
+        for k, pile in enumerate(self.stacks):
+            if pile:
+                c = pile[-1]
+                if stack_home[k] and rel[c] == found[suit[c]]:
+                    out.append((STACK, k, 0, HOME, c, 1))
+                for h in hosts[c]:
+                    j = top_col[h]
+                    if j >= 0:
+                        out.append((STACK, k, 0, j, c, 1))
+                if empty_ok[c]:
+                    for j in empties:
+                        out.append((STACK, k, 0, j, c, 1))
+        if r.foundation_return:
+            for s in range(4):
+                if found[s]:
+                    c = r.card_at[s][found[s] - 1]
+                    for h in hosts[c]:
+                        j = top_col[h]
+                        if j >= 0:
+                            out.append((RETURN, s, 0, j, c, 1))
+                    if empty_ok[c]:
+                        for j in empties:
+                            out.append((RETURN, s, 0, j, c, 1))
+        if self.deals_done < len(r.deals):
+            out.append(DEAL_FAST)
+        return out
+
+    # --------------------------------------------------------- do/undo
+
+    def apply(self, m: FastMove) -> None:
+        kind, src, depth, dest, card, count = m
+        if kind == TAIL:
+            col = self.cols[src]
+            if dest == HOME:
+                col.pop()
+                self.found[self.rules.suit[card]] += 1
+                self.home += 1
+            else:
+                self.cols[dest].extend(col[depth:])
+                del col[depth:]
+        elif kind == STACK:
+            self.stacks[src].pop()
+            if dest == HOME:
+                self.found[self.rules.suit[card]] += 1
+                self.home += 1
+            else:
+                self.cols[dest].append(card)
+        elif kind == RETURN:
+            self.found[src] -= 1
+            self.home -= 1
+            self.cols[dest].append(card)
+        else:
+            start = self.stock_left()
+            targets = self.rules.deals[self.deals_done]
+            stacks = self.stacks
+            for offset, k in enumerate(targets):
+                stacks[k].append(self.stock[len(self.stock) - start + offset])
+            self.deals_done += 1
+
+    def undo(self, m: FastMove) -> None:
+        kind, src, depth, dest, card, count = m
+        if kind == TAIL:
+            col = self.cols[src]
+            if dest == HOME:
+                col.append(card)
+                self.found[self.rules.suit[card]] -= 1
+                self.home -= 1
+            else:
+                target = self.cols[dest]
+                col.extend(target[-count:])
+                del target[-count:]
+        elif kind == STACK:
+            if dest == HOME:
+                self.found[self.rules.suit[card]] -= 1
+                self.home -= 1
+            else:
+                self.cols[dest].pop()
+            self.stacks[src].append(card)
+        elif kind == RETURN:
+            self.cols[dest].pop()
+            self.found[src] += 1
+            self.home += 1
+        else:
+            self.deals_done -= 1
+            for k in self.rules.deals[self.deals_done]:
+                self.stacks[k].pop()
+
+    # ------------------------------------------------------ conversion
+
+    def engine_move(self, m: FastMove) -> Move:
+        """The engine's form of a fast move (card and destination name)."""
+        if m[0] == DEAL:
+            return DEAL_MOVE
+        return Move(Card(m[4]), "f" if m[3] == HOME else f"t{m[3] + 1}")

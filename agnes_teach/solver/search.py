@@ -1,0 +1,512 @@
+"""The exact search: iterative depth-first search with a transposition table.
+
+Soundness
+=========
+
+The search explores the graph of states reachable from the root and stops at
+the first won state.  A transposition table holds every state entered; a
+state met again is not expanded a second time (it is on the current path, or
+all its successors were already explored).  When the last frame is popped,
+every state reachable in the explored graph has been expanded and none is
+won, so the root is lost.  "won" is only ever reported with the path that
+reaches the win.
+
+With ``prune=True`` the graph is reduced in five ways; each keeps the answer
+(the arguments below are for these rules - circular ranks, an empty column
+taking the rank below the base, reserve piles nobody builds on - not borrowed
+from Klondike).  The combined argument is an induction on the length of the
+shortest win: from every entered state that has a win, some allowed move
+leads to an entered state with a shorter one.
+
+1. **Canonical keys** (:meth:`FastState.key`): columns are interchangeable,
+   and so are stacks (reserve piles, exposed cells) that no remaining deal can
+   reach and that share the same permission to play home.  States equal up to
+   such a permutation have the same future.
+
+2. **Safe moves home** (:func:`safe_home_move`).  A card ``c`` that may go home
+   is played home as the only move of the state when *every card that could
+   ever be laid on c in the tableau is already home*, and foundations are
+   final (no ``foundation_return``).  The cards that may lie on ``c`` are the
+   two cards of the other colour one rank below ``c`` - and ranks are
+   circular: with base 5, the 4s (the last cards to go home) may lie on a 5
+   when tableau ranks wrap or the ranks are adjacent, so a *base-rank* card is
+   safe only once both foundations of the other colour are complete.  This is
+   why Klondike's "aces are always safe" does not carry over.
+
+   Why it is safe: take any winning line from the state S, and the state S'
+   that differs from S only in that ``c`` is home.  Play the same moves from
+   S', leaving out every move of ``c``.  Nothing can be laid on ``c`` (its
+   guests are home and never come back), so ``c`` is always the top of its
+   pile, and every move that does not move ``c`` finds the same tops, the same
+   empty columns (a column that held only ``c`` is merely empty earlier) and
+   the same foundations, except that the foundation of ``c``'s suit is one
+   card ahead - and in S the next card of that suit to go home was ``c``
+   itself, which is left out.  Deals land on the same piles.  So the line
+   stays legal, stays in step with the original up to the absence of ``c``,
+   and ends with all cards home; it is also one move shorter, which makes the
+   argument an induction on the length of the shortest win.
+
+   The rule has a second form: a card ``g`` that may lie on ``c`` and is not
+   home does not spoil the safety of ``c`` when ``g`` is itself the next card
+   of its foundation and every card that may lie on ``g`` is home, in a
+   profile where every pile may play home.  Then ``g`` can only ever be laid
+   on ``c`` as a lone card from the top of a pile, and at that moment it could
+   go home instead (its foundation cannot have moved past it): the winning
+   line is changed to play ``g`` home there and leave out its later moves.
+   With circular ranks the "cards that may lie on g" of a base card are
+   cards of the suit of ``c`` itself one lap round, which are never home
+   before ``c`` - the generic test handles that without a special case.
+
+3. **Pointless moves**: a whole column into an empty column (the result is the
+   same state up to column order), and a move into an empty column when an
+   earlier empty column takes the same thing (symmetric).
+
+4. **Dead ends** (:func:`is_dead` and :func:`can_never_finish`), when
+   foundations are final, checked after moves home, deals and run moves that
+   uncover a card (skipping a check only costs pruning, never an answer).
+   A card is *stuck* when it can never again go onto the tableau: it is not
+   of the empty-column rank, and every card it may lie on is home.  A stuck
+   card can leave its pile only by going home.  If a card ``y`` lies under a
+   stuck card ``x`` and (in a column) every card between them is stuck too,
+   then ``y`` cannot be uncovered before ``x`` goes home.  (In a reserve pile
+   or an exposed cell only the top card ever moves, so only ``x`` itself
+   matters; and there a card is stuck also when the cards it could lie on
+   are home or lie under it in the same pile, since those cannot become tops
+   while it is there.)  These precedences "x home before y", with each
+   suit's own order, must admit one order of all the cards going home;
+   :func:`is_dead` plays that relaxed game greedily, which finds an order
+   whenever one exists, and reports the position lost when there is none.
+   :func:`can_never_finish` is a second, more generous relaxation that also
+   reasons about which cards can ever become tops (see its docstring).
+
+5. **Moves that lead nowhere**.  A move of a run from column ``c`` to
+   another column (leaving ``P`` on top of ``c``, or ``c`` empty) only matters
+   through what it lets happen at ``c``.  Take a shortest win and, in it, a
+   run move ``M`` from ``c``; let ``U`` be the first later move that *uses*
+   ``c``: puts a card other than the moved run's lead onto ``c``, plays ``P``
+   home, or - when the run's lead did not build on ``P`` - moves a run off
+   ``c``.  Every move between ``M`` and ``U`` can be played before ``M``
+   instead: moves elsewhere do not care; moves onto, off or home from the
+   moved run find the same cards on it wherever it lies; a move that carries
+   the card the run went onto (with the run on it) is replaced by the same
+   move without the run, ``M`` following; moving the run again is replaced by
+   one move straight from ``c`` (a shorter win).  When the lead built on
+   ``P``, moving ``P`` (with the run) is handled the same way, so it is not a
+   use.  Delaying every such ``M`` to just before its ``U`` gives a win of no
+   greater length in which each run move is followed by its use - or by one
+   other run move (from ``c2``) and then a move that uses both ``c`` and
+   ``c2`` (one move can use two columns: its source and its destination).
+   So after a run move from ``c`` the search enters the new state only if a
+   legal move uses ``c``, or one more run move could make one possible:
+   a card lying in another column may go onto ``c``'s top (or is of the
+   empty-column rank while ``c`` is empty), or a card of ``c``'s top run (when
+   the lead did not build on ``P``) may go onto a card lying covered in
+   another column (:func:`may_use_after_one_more`).  A state turned away is
+   not recorded as seen, so reaching it by another move still explores it.
+
+With ``prune=False`` none of this is done: raw keys, every legal move, no
+dead-end test.  Tests check that both modes agree, and agree with a plain
+enumeration through the engine.
+
+Move ordering (both modes, it never changes an answer): moves home; moves
+that uncover a card (a whole run off a column, a card off a stack); moves
+into empty columns; moves that split a run; foundation returns.  ``deal`` is
+tried first or last: :func:`solve` runs both orders side by side, because a
+single order is sometimes hopeless where the other is instant.
+"""
+
+from __future__ import annotations
+
+from .fast import DEAL, HOME, RETURN, STACK, TAIL, FastMove, FastState
+
+
+def safe_home_move(state: FastState, moves: list[FastMove]) -> FastMove | None:
+    """A move home that keeps every win (see the module docstring, point 2)."""
+    r = state.rules
+    if r.foundation_return:
+        return None
+    found, rel, suit, guests = state.found, r.rel, r.suit, r.guests
+    # The second form (a guest that is itself next home) needs every pile to play home.
+    anywhere_home = all(r.stack_home)
+
+    def home(card: int) -> bool:
+        return found[suit[card]] > rel[card]
+
+    for m in moves:
+        if m[3] == HOME:
+            for g in guests[m[4]]:
+                if home(g):
+                    continue
+                if anywhere_home and found[suit[g]] == rel[g] and all(home(h) for h in guests[g]):
+                    continue
+                break
+            else:
+                return m
+    return None
+
+
+def stuck_cards(state: FastState) -> bytearray:
+    """Which cards can never again go onto the tableau (only home), given the foundations."""
+    r = state.rules
+    found, rel, suit, hosts, empty_ok = state.found, r.rel, r.suit, r.hosts, r.is_empty_rank
+    out = bytearray(52)
+    for c in range(52):
+        if found[suit[c]] <= rel[c] and not empty_ok[c]:
+            out[c] = all(found[suit[h]] > rel[h] for h in hosts[c])
+    return out
+
+
+def is_dead(state: FastState, cache: dict[tuple[int, ...], bytearray]) -> bool:
+    """True when no order of moves home is compatible with the stuck cards (point 4)."""
+    r = state.rules
+    if r.foundation_return:
+        return False
+    found = state.found
+    fkey = tuple(found)
+    stuck = cache.get(fkey)
+    if stuck is None:
+        stuck = cache[fkey] = stuck_cards(state)
+    if not any(stuck) and not any(len(p) > 1 for p in state.stacks):
+        return False
+    blocked = [0] * 52
+    under: dict[int, list[int]] = {}
+    home_of, rel, suit, hosts, empty_ok = state.found, r.rel, r.suit, r.hosts, r.is_empty_rank
+    for k, pile in enumerate(state.stacks):
+        above = 0
+        for i in range(len(pile) - 1, -1, -1):
+            c = pile[i]
+            blocked[c] = above
+            # In a stack, a card it could lie on but that lies under it is no help either.
+            if stuck[c] or (
+                i > 0 and not empty_ok[c]
+                and all(home_of[suit[h]] > rel[h] or h in pile[:i] for h in hosts[c])
+            ):
+                if not r.stack_home[k]:
+                    return True  # it can neither go home nor leave to the tableau
+                above += 1
+                under[c] = pile[:i]
+    for col in state.cols:
+        low = 0  # where the stretch of stuck cards ending at i began
+        for i, c in enumerate(col):
+            if stuck[c]:
+                if i == 0 or not stuck[col[i - 1]]:
+                    low = i
+                below = col[max(low - 1, 0):i]
+                under[c] = below
+                for y in below:
+                    blocked[y] += 1
+    nxt = list(found)
+    card_at = r.card_at
+    moved = True
+    while moved:
+        moved = False
+        for s in range(4):
+            n = nxt[s]
+            while n < 13:
+                c = card_at[s][n]
+                if blocked[c]:
+                    break
+                n += 1
+                for y in under.get(c, ()):
+                    blocked[y] -= 1
+            if n != nxt[s]:
+                nxt[s] = n
+                moved = True
+    return nxt != [13, 13, 13, 13]
+
+
+def order_moves(state: FastState, moves: list[FastMove], prune: bool, deal_first: bool) -> list[FastMove]:
+    """Order (and with ``prune``, thin out) the moves of a state."""
+    home: list[FastMove] = []
+    uncover: list[FastMove] = []
+    into_empty: list[FastMove] = []
+    split: list[FastMove] = []
+    returns: list[FastMove] = []
+    deal: list[FastMove] = []
+    cols = state.cols
+    first_empty = -1
+    if prune:
+        for j, col in enumerate(cols):
+            if not col:
+                first_empty = j
+                break
+    for m in moves:
+        kind, src, start, dest = m[0], m[1], m[2], m[3]
+        if dest == HOME:
+            home.append(m)
+        elif kind == DEAL:
+            deal.append(m)
+        elif kind == RETURN:
+            returns.append(m)
+        else:
+            empty_dest = not cols[dest]
+            if empty_dest and prune and (dest != first_empty or (kind == TAIL and start == 0)):
+                continue
+            if kind == STACK or start == 0 or start == state.run_start(cols[src]):
+                (into_empty if empty_dest else uncover).append(m)
+            else:
+                split.append(m)
+    if deal_first:
+        return deal + home + uncover + into_empty + split + returns
+    return home + uncover + into_empty + split + returns + deal
+
+
+Left = tuple[int, int, bool]  # (column, lead card, split) of the tableau move just made
+
+
+def uses(left: Left, m: FastMove) -> bool:
+    """Does move `m` use the column a tableau move (``left``) just came from (point 5)?"""
+    column, lead, split = left
+    if m[3] == column and m[4] != lead:
+        return True  # something (other than the same run, moving back) goes onto the column
+    return m[0] == TAIL and m[1] == column and (m[3] == HOME or not split)
+
+
+def may_use_after_one_more(state: FastState, left: Left) -> bool:
+    """Could one more tableau move make a move possible that uses `left`'s column (point 5)?
+
+    Over-approximates the two ways a move can use two columns at once: a card
+    lying in another column goes onto this column's top (a card that may lie
+    on it, or one of the empty-column rank when the column is empty), or a run
+    of this column goes onto a card now covered in another column.
+    """
+    column, lead, split = left
+    r = state.rules
+    cols = state.cols
+    where = [-1] * 52
+    for j, col in enumerate(cols):
+        if j != column:
+            for c in col:
+                where[c] = j
+    col = cols[column]
+    if col:
+        for g in r.guests[col[-1]]:
+            if g != lead and where[g] >= 0:
+                return True
+    else:
+        for c in range(52):
+            if r.is_empty_rank[c] and c != lead and where[c] >= 0:
+                return True
+    if split or not col:
+        return False
+    for d in range(state.run_start(col), len(col)):
+        y = col[d]
+        if r.is_empty_rank[y] or any(where[h] >= 0 for h in r.hosts[y]):
+            return True
+    return False
+
+
+class DepthFirst:
+    """A resumable iterative depth-first search from one state.
+
+    ``run(limit)`` explores until the search ends or ``limit`` states in total
+    have been expanded; ``result`` is then True (won; ``path`` holds the
+    moves), False (lost) or None (not finished yet).
+    """
+
+    def __init__(self, state: FastState, *, prune: bool, deal_first: bool) -> None:
+        self.state = state
+        self.prune = prune
+        self.deal_first = deal_first
+        self.seen: set[bytes] = set()
+        self.stuck_cache: dict[tuple[int, ...], bytearray] = {}
+        self.frames: list[list[FastMove]] = []
+        self.indices: list[int] = []
+        self.path: list[FastMove] = []
+        self.nodes = 0
+        self.result: bool | None = None
+        if self._enter(prune, None):
+            self.result = True
+        elif not self.frames:
+            self.result = False
+
+    def _enter(self, check_dead: bool, left: Left | None) -> bool:
+        """Enter the current state: True if won; else push a frame unless seen, dead or pointless.
+
+        ``left`` describes the tableau move just made (with pruning): the
+        state is entered only if the column it came from can be used next, or
+        after one more tableau move (point 5).  A state turned away for that
+        reason is not recorded as seen: reached by another move, it is explored.
+        """
+        s = self.state
+        if s.home == 52:
+            return True
+        key = s.key(self.prune)
+        if key in self.seen:
+            return False
+        moves = s.moves()
+        if left is not None and not any(uses(left, m) for m in moves) and not may_use_after_one_more(s, left):
+            return False
+        self.seen.add(key)
+        self.nodes += 1
+        if check_dead and (is_dead(s, self.stuck_cache) or can_never_finish(s)):
+            return False
+        if self.prune:
+            safe = safe_home_move(s, moves)
+            if safe is not None:
+                self.frames.append([safe])
+                self.indices.append(0)
+                return False
+        self.frames.append(order_moves(s, moves, self.prune, self.deal_first))
+        self.indices.append(0)
+        return False
+
+    def run(self, limit: int) -> bool | None:
+        if self.result is not None:
+            return self.result
+        frames, indices, path, state = self.frames, self.indices, self.path, self.state
+        prune = self.prune
+        on = state.rules.on
+        cols = state.cols
+        while frames:
+            i = indices[-1]
+            moves = frames[-1]
+            if i < len(moves):
+                indices[-1] = i + 1
+                m = moves[i]
+                left: Left | None = None
+                if prune and m[0] == TAIL and m[3] >= 0:
+                    depth = m[2]
+                    left = (m[1], m[4], depth > 0 and on[m[4] * 52 + cols[m[1]][depth - 1]] == 1)
+                state.apply(m)
+                path.append(m)
+                height = len(frames)
+                # Dead ends are looked for after moves that change what is stuck or covered.
+                check = prune and (m[3] == HOME or m[0] == DEAL or (left is not None and not left[2]))
+                if self._enter(check, left):
+                    self.result = True
+                    return True
+                if len(frames) == height:  # nothing pushed: seen, dead, pointless, or a leaf
+                    state.undo(path.pop())
+                elif self.nodes >= limit:
+                    return None
+            else:
+                frames.pop()
+                indices.pop()
+                if path:
+                    state.undo(path.pop())
+        self.result = False
+        return False
+
+
+def can_never_finish(state: FastState) -> bool:
+    """True when some card can never reach its foundation, even in a generous relaxation (point 4).
+
+    Three facts per card are over-approximated by a least fixpoint: ``top``
+    (it is the top of its pile at some time), ``leave`` (it leaves the card it
+    lies on) and ``home`` (it goes home), with "some column is empty at some
+    time" beside them.  Every real game satisfies the rules below, so a card
+    that never gets ``home`` in the fixpoint never goes home in any game:
+
+    * a card becomes a top for the first time only when the card lying on it
+      since the start leaves it (nothing else can ever be laid on it before);
+    * a card leaves the card under it by going home, or as the lead of a run
+      onto some card that is then a top (and not home already), or into an
+      empty column if it has the empty-column rank; to lead a run, the card
+      lying on it must build on it, or have left it first (then it is a top);
+      a card in a reserve pile or exposed cell must be the top to move;
+    * a card goes home when the card before it in its suit is home and it is
+      a top (from a pile that may not play home it must first leave);
+    * a column becomes empty when its bottom card leaves.
+
+    Cards still in the stock count as tops (they arrive on top of a pile).
+    Timing is ignored (a host may be used "after" it went home), which only
+    makes the relaxation more generous.  Not used when foundations are not
+    final.
+    """
+    r = state.rules
+    if r.foundation_return:
+        return False
+    found, rel, suit, hosts, empty_ok = state.found, r.rel, r.suit, r.hosts, r.is_empty_rank
+    card_at, on, guests = r.card_at, r.on, r.guests
+    home = bytearray(52)
+    for c in range(52):
+        if found[suit[c]] > rel[c]:
+            home[c] = 1
+    was_home = bytes(home)
+    top = bytearray(was_home)
+    leave = bytearray(was_home)
+    above = [-1] * 52
+    below = [-1] * 52
+    in_stack = bytearray(52)  # 1: a pile that may play home (or the stock), 2: one that may not
+    col_bottom = bytearray(52)
+    empty = False
+    for col in state.cols:
+        if not col:
+            empty = True
+            continue
+        col_bottom[col[0]] = 1
+        for i in range(len(col) - 1):
+            above[col[i]] = col[i + 1]
+            below[col[i + 1]] = col[i]
+        top[col[-1]] = 1
+    for k, pile in enumerate(state.stacks):
+        mark = 1 if r.stack_home[k] else 2
+        for i, c in enumerate(pile):
+            in_stack[c] = mark
+            if i + 1 < len(pile):
+                above[c] = pile[i + 1]
+                below[pile[i + 1]] = c
+        if pile:
+            top[pile[-1]] = 1
+    for c in state.stock[len(state.stock) - state.stock_left():]:
+        top[c] = in_stack[c] = 1
+    queue: list[int] = []  # card * 4 + event (0 top, 1 leave, 2 home); -1: a column can be empty
+
+    def try_home(c: int) -> None:
+        if home[c]:
+            return
+        n = rel[c]
+        if (n == 0 or home[card_at[suit[c]][n - 1]]) and (leave[c] if in_stack[c] == 2 else top[c]):
+            home[c] = 1
+            queue.append(c * 4 + 2)
+            if not leave[c]:
+                leave[c] = 1
+                queue.append(c * 4 + 1)
+
+    def try_leave(c: int) -> None:
+        if leave[c]:
+            return
+        # To lead a run, what lies on the card must build on it (or be gone first: then it is a top).
+        if not (top[c] or (not in_stack[c] and on[above[c] * 52 + c])):
+            return
+        if (empty and empty_ok[c]) or any(top[h] and not was_home[h] for h in hosts[c]):
+            leave[c] = 1
+            queue.append(c * 4 + 1)
+
+    for c in range(52):
+        if not was_home[c]:
+            try_home(c)
+            try_leave(c)
+    while queue:
+        item = queue.pop()
+        if item < 0:
+            for c in range(52):
+                if empty_ok[c]:
+                    try_leave(c)
+            continue
+        c, event = item >> 2, item & 3
+        if event == 0:
+            try_home(c)
+            try_leave(c)
+            for g in guests[c]:
+                try_leave(g)
+        elif event == 1:
+            b = below[c]
+            if b >= 0:
+                if not top[b]:
+                    top[b] = 1
+                    queue.append(b * 4)
+            elif col_bottom[c] and not empty:
+                empty = True
+                queue.append(-1)
+            if in_stack[c] == 2:
+                try_home(c)
+        else:
+            n = rel[c]
+            if n < 12:
+                try_home(card_at[suit[c]][n + 1])
+    return not all(home)
+
+
+__all__ = ["DepthFirst", "can_never_finish", "is_dead", "order_moves", "safe_home_move", "uses"]

@@ -1,0 +1,126 @@
+"""The ``solve`` and ``survey`` commands as a user runs them."""
+
+from __future__ import annotations
+
+import json
+import math
+from pathlib import Path
+
+from typer.testing import CliRunner
+
+from agnes_teach.cli import app
+from agnes_teach.cli import play as _play  # noqa: F401  (registers deal, moves, check)
+from agnes_teach.cli import solve as solve_cli
+from agnes_teach.deal import deal
+from agnes_teach.engine import apply_move
+from agnes_teach.moves import parse_move_text
+from agnes_teach.profile import get_profile
+
+runner = CliRunner()
+
+# Deals the solver wins within milliseconds (measured): quick and still real.
+EASY = (3, 5)
+
+
+def _write_deal(tmp_path: Path, number: int) -> Path:
+    result = runner.invoke(app, ["deal", str(number)])
+    assert result.exit_code == 0
+    path = tmp_path / f"deal-{number}.yaml"
+    path.write_text(result.stdout, "utf-8")
+    return path
+
+
+def test_solve_file_json_is_a_win_that_replays(tmp_path: Path) -> None:
+    path = _write_deal(tmp_path, EASY[0])
+    result = runner.invoke(app, ["solve", str(path), "--json", "--budget", "20"])
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.stdout)
+    assert set(data) == {"status", "solution", "nodes", "seconds"}
+    assert data["status"] == "won" and data["nodes"] > 0
+    pos = deal(EASY[0], get_profile("bernauer"))
+    for text in data["solution"]:
+        move = parse_move_text(text)
+        assert move.card is not None or move.is_deal
+        from agnes_teach.engine import resolve
+
+        got = resolve(pos, move)
+        assert not isinstance(got, str)
+        pos = apply_move(pos, got)  # type: ignore[arg-type]
+    assert pos.is_won()
+    # And the checker agrees, through --solution.
+    check = runner.invoke(app, ["check", str(path), "--solution", " ".join(data["solution"])])
+    assert check.exit_code == 0, check.output
+
+
+def test_solve_deal_text_output() -> None:
+    result = runner.invoke(app, ["solve", "--deal", str(EASY[1]), "--budget", "20"])
+    assert result.exit_code == 0, result.output
+    first, moves = result.stdout.splitlines()[:2]
+    assert first.startswith("won (")
+    assert len(moves.split()) > 50
+
+
+def test_solve_unknown_is_reported_not_guessed() -> None:
+    result = runner.invoke(app, ["solve", "--deal", "1", "--budget", "0.01", "--json"])
+    assert result.exit_code == 0
+    assert json.loads(result.stdout)["status"] in ("unknown", "won", "lost")
+
+
+def test_solve_bad_input_exits_2(tmp_path: Path) -> None:
+    missing = runner.invoke(app, ["solve", str(tmp_path / "nothing.yaml")])
+    assert missing.exit_code == 2 and "nothing.yaml" in missing.stderr
+    neither = runner.invoke(app, ["solve"])
+    assert neither.exit_code == 2 and "either" in neither.stderr
+    both = runner.invoke(app, ["solve", str(tmp_path / "x.yaml"), "--deal", "3"])
+    assert both.exit_code == 2
+    budget = runner.invoke(app, ["solve", "--deal", "3", "--budget", "0"])
+    assert budget.exit_code == 2 and "--budget" in budget.stderr
+    profile = runner.invoke(app, ["solve", "--deal", "3", "--profile", "nosuch"])
+    assert profile.exit_code == 2 and "nosuch" in profile.stderr
+    broken = tmp_path / "broken.yaml"
+    broken.write_text("base: 5\ntableau: [[ZZ]]\n", "utf-8")
+    bad = runner.invoke(app, ["solve", str(broken)])
+    assert bad.exit_code == 2 and "broken.yaml" in bad.stderr and "Traceback" not in bad.output
+
+
+def test_survey_appends_resumes_and_summarises(tmp_path: Path) -> None:
+    out = tmp_path / "survey.jsonl"
+    first = runner.invoke(app, ["survey", "--deals", "3", "--budget", "20", "--out", str(out)])
+    assert first.exit_code == 0, first.output
+    assert len(out.read_text().splitlines()) == 1
+    # A cut-off last line (an interrupted run) is dropped and that deal solved again.
+    with out.open("a") as handle:
+        handle.write('{"deal": 5, "prof')
+    second = runner.invoke(app, ["survey", "--deals", "3,5", "--budget", "20", "--out", str(out), "--json"])
+    assert second.exit_code == 0, second.output
+    rows = [json.loads(line) for line in out.read_text().splitlines()]
+    assert [r["deal"] for r in rows] == [3, 5]  # deal 3 was not solved again
+    assert all(r["status"] == "won" and r["profile"] == "bernauer" for r in rows)
+    summary = json.loads(second.stdout)
+    assert (summary["won"], summary["lost"], summary["unknown"]) == (2, 0, 0)
+    assert summary["win_rate_decided"] == 1.0
+
+
+def test_survey_bad_input_exits_2(tmp_path: Path) -> None:
+    out = tmp_path / "survey.jsonl"
+    out.write_text("not json\n", "utf-8")
+    bad_file = runner.invoke(app, ["survey", "--deals", "3", "--out", str(out)])
+    assert bad_file.exit_code == 2 and "survey.jsonl:1" in bad_file.stderr
+    bad_range = runner.invoke(app, ["survey", "--deals", "9-3", "--out", str(tmp_path / "o.jsonl")])
+    assert bad_range.exit_code == 2 and "--deals" in bad_range.stderr
+    no_workers = ["survey", "--deals", "3", "--workers", "0", "--out", str(tmp_path / "o")]
+    bad_workers = runner.invoke(app, no_workers)
+    assert bad_workers.exit_code == 2
+    assert not (tmp_path / "o.jsonl").exists() and not (tmp_path / "o").exists()
+
+
+def test_wilson_interval_matches_known_values() -> None:
+    low, high = solve_cli.wilson(81, 100)
+    # 81/100 at 95% (worked by hand): centre 0.8292/1.0384 = 0.7985, half-width 0.0763.
+    assert math.isclose(low, 0.7222, abs_tol=5e-4) and math.isclose(high, 0.8749, abs_tol=5e-4)
+    assert solve_cli.wilson(0, 0) == (0.0, 1.0)
+    assert math.isclose(solve_cli.wilson(10, 10)[1], 1.0)
+
+
+def test_deal_ranges() -> None:
+    assert solve_cli.parse_deal_ranges("1-3,7,5-6") == [1, 2, 3, 5, 6, 7]
