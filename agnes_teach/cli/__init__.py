@@ -8,6 +8,7 @@ Each command lives in a module of this package and registers itself on
 from __future__ import annotations
 
 import functools
+import os
 import signal
 import sys
 from collections.abc import Callable
@@ -16,6 +17,7 @@ from typing import ParamSpec, TypeVar
 import typer
 
 from ..errors import InputError
+from ..outputs import remove_pending
 
 app = typer.Typer(
     name="agnes-teach",
@@ -47,9 +49,10 @@ def input_errors(func: Callable[P, R]) -> Callable[P, R]:
 
 
 def _exit_on_sigterm(signum: int, frame: object) -> None:
-    # Raising SystemExit runs every ``finally`` on the way out, so a run stopped by
-    # SIGTERM removes its temporary files instead of leaving them beside the output.
-    raise SystemExit(128 + signum)
+    # Remove the run's temporary outputs and exit at once: an exception raised here
+    # could be swallowed by a callback the signal interrupted (see agnes_teach.outputs).
+    remove_pending()
+    os._exit(128 + signum)
 
 
 def main() -> None:

@@ -11,6 +11,7 @@ from typing import Any
 import yaml
 
 from .. import i18n
+from ..outputs import registered
 from .core import GENERATOR_VERSION, Puzzle
 
 TITLE_LANGS = ("en", "ru", "es")
@@ -80,14 +81,15 @@ def write_puzzles(files: list[tuple[str, str]], out: Path) -> None:
     """Write (name, text) files into `out` all at once: a temporary folder first, then moved."""
     out.parent.mkdir(parents=True, exist_ok=True)
     tmp = Path(tempfile.mkdtemp(prefix=".generate-", dir=out.parent))
-    try:
-        for name, text in files:
-            (tmp / name).write_text(text, encoding="utf-8")
-        if not out.exists():
-            os.replace(tmp, out)
-            return
-        for name, _ in files:
-            os.replace(tmp / name, out / name)
-    finally:
-        if tmp.exists():
-            shutil.rmtree(tmp)
+    with registered(tmp):
+        try:
+            for name, text in files:
+                (tmp / name).write_text(text, encoding="utf-8")
+            if not out.exists():
+                os.replace(tmp, out)
+                return
+            for name, _ in files:
+                os.replace(tmp / name, out / name)
+        finally:
+            if tmp.exists():
+                shutil.rmtree(tmp)

@@ -20,6 +20,7 @@ import jinja2
 from .. import i18n
 from ..cards import card_symbol
 from ..moves import Move
+from ..outputs import registered
 
 TEMPLATE_PACKAGE = "agnes_teach.templates"
 
@@ -78,13 +79,14 @@ def atomic_path(target: Path, suffix: str = "") -> Iterator[Path]:
     fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=suffix or ".tmp", dir=target.parent)
     os.close(fd)
     tmp_path = Path(tmp)
-    try:
-        yield tmp_path
-        # mkstemp creates the file private (0600); give it the usual mode for new files.
-        umask = os.umask(0)
-        os.umask(umask)
-        os.chmod(tmp_path, 0o666 & ~umask)
-        os.replace(tmp_path, target)
-    finally:
-        if tmp_path.exists():
-            tmp_path.unlink()
+    with registered(tmp_path):
+        try:
+            yield tmp_path
+            # mkstemp creates the file private (0600); give it the usual mode for new files.
+            umask = os.umask(0)
+            os.umask(umask)
+            os.chmod(tmp_path, 0o666 & ~umask)
+            os.replace(tmp_path, target)
+        finally:
+            if tmp_path.exists():
+                tmp_path.unlink()

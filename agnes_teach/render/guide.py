@@ -22,6 +22,7 @@ from markupsafe import Markup
 from .. import i18n
 from ..cards import rank_above, rank_below, rank_name
 from ..errors import InputError, Problem
+from ..outputs import registered
 from ..profile import Profile
 from ..registry import rule as registry_rule
 from .env import environment, read_asset
@@ -278,14 +279,15 @@ def build_guide(langs: Sequence[str], out: Path, profile: Profile,
     try:
         out.parent.mkdir(parents=True, exist_ok=True)
         staging = Path(tempfile.mkdtemp(prefix=f".{out.name}.", dir=out.parent))
-        try:
-            for name, html in pages.items():
-                (staging / name).write_text(html, encoding="utf-8")
-            out.mkdir(exist_ok=True)
-            for name in pages:
-                os.replace(staging / name, out / name)
-        finally:
-            shutil.rmtree(staging, ignore_errors=True)
+        with registered(staging):
+            try:
+                for name, html in pages.items():
+                    (staging / name).write_text(html, encoding="utf-8")
+                out.mkdir(exist_ok=True)
+                for name in pages:
+                    os.replace(staging / name, out / name)
+            finally:
+                shutil.rmtree(staging, ignore_errors=True)
     except OSError as exc:
         raise InputError(Problem(f"cannot write the guide: {exc.strerror or exc}", str(out))) from None
     return [out / name for name in pages]
