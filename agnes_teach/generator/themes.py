@@ -351,6 +351,20 @@ def _stack(draft: Draft, rng: random.Random, order: list[Card], piles: list[str]
     return True
 
 
+
+def _stack_then_cover(draft: Draft, rng: random.Random, order: list[Card], piles: list[str],
+                      pins: dict[Card, str], tops: set[Card],
+                      covers: list[tuple[str, Card]]) -> Draft | None:
+    """`_stack` the order, then lay each (pile, card) of `covers` on top: the cards that set up
+    the lesson by blocking what the order needs.  None if any of it does not fit."""
+    if not _stack(draft, rng, order, piles, pins, tops):
+        return None
+    for pile, card in covers:
+        if not draft.can_put(pile, card):
+            return None
+        draft.put(pile, card)
+    return draft
+
 def _base(profile: Profile, rng: random.Random, low: int, high: int) -> int:
     """The profile's fixed base, or a random one in low..high."""
     return profile.base_rank or rng.randint(low, min(13, high))
@@ -415,12 +429,7 @@ def build_foundation_wrap(rng: random.Random, profile: Profile, task: str, size:
     cols = _piles(draft, rng, 2 + size, rng.randint(0, 1 + size), set(), task)
     blocked, parking = cols[0], cols[1]
     pins = {queen: blocked, king: parking}
-    if not _stack(draft, rng, order, cols, pins, {queen, king}):
-        return None
-    if not draft.can_put(blocked, ace):
-        return None
-    draft.put(blocked, ace)
-    return draft
+    return _stack_then_cover(draft, rng, order, cols, pins, {queen, king}, [(blocked, ace)])
 
 
 def build_tableau_empty(rng: random.Random, profile: Profile, task: str, size: int) -> Draft | None:
@@ -535,13 +544,7 @@ def build_stock_deal(rng: random.Random, profile: Profile, task: str, size: int)
     draft.stock = picked[:slot] + [cover] + picked[slot:]
     rest = [c for c in order[1:] if c not in draft.stock]
     piles = _piles(draft, rng, 2 + size, 0, set(), task)
-    if not _stack(draft, rng, rest, piles, {}, set()):
-        return None
-    pile = targets[slot]
-    if not draft.can_put(pile, first):
-        return None
-    draft.put(pile, first)
-    return draft
+    return _stack_then_cover(draft, rng, rest, piles, {}, set(), [(targets[slot], first)])
 
 
 def build_tableau_wrap(rng: random.Random, profile: Profile, task: str, size: int) -> Draft | None:
@@ -564,12 +567,8 @@ def build_tableau_wrap(rng: random.Random, profile: Profile, task: str, size: in
     piles = _piles(draft, rng, 2 + size, rng.randint(0, 1 + size), set(), task)
     if len(piles) < 2 or piles[1][0] != "t":
         return None
-    if not _stack(draft, rng, order, piles, {queen: piles[0], ace: piles[1]}, {queen, ace}):
-        return None
-    if not draft.can_put(piles[0], king):
-        return None
-    draft.put(piles[0], king)
-    return draft
+    return _stack_then_cover(draft, rng, order, piles, {queen: piles[0], ace: piles[1]}, {queen, ace},
+                             [(piles[0], king)])
 
 
 def _target_pairs(order: list[Card], wrap: bool, after: int) -> list[tuple[Card, Card]]:
@@ -603,13 +602,8 @@ def build_tableau_run(rng: random.Random, profile: Profile, task: str, size: int
     cols = [p for p in piles if p[0] == "t"]
     if len(cols) < 2:
         return None
-    if not _stack(draft, rng, order, piles, {first: cols[0], target: cols[1]}, {first, target}):
-        return None
-    for card in (lead, second):
-        if not draft.can_put(cols[0], card):
-            return None
-        draft.put(cols[0], card)
-    return draft
+    return _stack_then_cover(draft, rng, order, piles, {first: cols[0], target: cols[1]}, {first, target},
+                             [(cols[0], lead), (cols[0], second)])
 
 
 def build_stock_last_two(rng: random.Random, profile: Profile, task: str, size: int) -> Draft | None:
@@ -670,12 +664,7 @@ def _blocked_by_tableau_card(draft: Draft, rng: random.Random, order: list[Card]
         if not spare:
             return None
         pins[card] = spare.pop(0)
-    if not _stack(draft, rng, order, piles, pins, set(pins)):
-        return None
-    if not draft.can_put(holder, cover):
-        return None
-    draft.put(holder, cover)
-    return draft
+    return _stack_then_cover(draft, rng, order, piles, pins, set(pins), [(holder, cover)])
 
 
 def build_reserve_top(rng: random.Random, profile: Profile, task: str, size: int) -> Draft | None:
