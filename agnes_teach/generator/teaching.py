@@ -1,0 +1,143 @@
+"""Does a puzzle teach?  The measures behind criteria 1 and 2 of the teaching standard.
+
+* failable: random play wins at most ``RANDOM_MAX`` of the playouts; at least
+  three distinct legal first moves; a key-move or trap puzzle has at least two
+  first moves that lose or are refused; a medium or hard puzzle has at least two
+  decision points (positions on the solution line where some legal move loses);
+* beaten by the misconception: the theme's misconception player (players.py)
+  loses, and the position is lost outright when the theme's permission is
+  removed (``lost_under``, an exhaustive search).
+
+Everything here asks the engine for moves and the solver (public API) for
+verdicts; nothing decides a rule.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+
+from ..engine import apply_unchecked, legal_moves
+from ..moves import Move
+from ..position import Position
+from ..solver import canonical_key, solve
+from .players import (
+    MISCONCEPTIONS,
+    PLAYOUT_SEED,
+    PLAYOUTS,
+    RANDOM_MAX,
+    lost_under,
+    misconception_policy,
+    player,
+    win_rate,
+)
+
+MIN_FIRST_MOVES = 3
+MIN_WRONG_FIRST = 2  # key-move and trap: first moves that lose or are refused
+MIN_DECISIONS = 2  # medium and hard
+VERDICT_NODES = 200_000
+
+
+@dataclass
+class Measures:
+    random: float
+    greedy: float
+    misconception: float | None  # None: the theme names no misconception
+    lost_without: bool | None  # lost when the theme's permission is removed (None: undecided)
+    first_moves: int  # distinct legal first moves (symmetric twins count once)
+    losing_first: int  # distinct legal first moves proved to lose
+    decisions: int  # positions on the solution line where some legal move loses
+    unknown: int = 0  # verdicts the solver could not settle
+    problems: list[str] = field(default_factory=list)
+
+    def to_json(self) -> dict[str, object]:
+        return {"random": self.random, "greedy": self.greedy, "misconception": self.misconception,
+                "lost_without": self.lost_without, "first_moves": self.first_moves,
+                "losing_first": self.losing_first, "decisions": self.decisions}
+
+
+class _Verdicts:
+    """Solver verdicts cached by canonical key (one solve per distinct state)."""
+
+    def __init__(self, nodes: int = VERDICT_NODES) -> None:
+        self.nodes = nodes
+        self.cache: dict[bytes, str] = {}
+
+    def __call__(self, pos: Position) -> str:
+        key = canonical_key(pos)
+        if key not in self.cache:
+            self.cache[key] = "won" if pos.is_won() else solve(pos, nodes=self.nodes).status
+        return self.cache[key]
+
+
+def distinct_children(pos: Position) -> dict[bytes, tuple[Move, Position]]:
+    """The legal moves of `pos`, one per distinct resulting state (symmetric twins are one choice)."""
+    out: dict[bytes, tuple[Move, Position]] = {}
+    for move in legal_moves(pos):
+        after = apply_unchecked(pos, move)
+        out.setdefault(canonical_key(after), (move, after))
+    return out
+
+
+def decision_points(pos: Position, line: Iterable[Move], verdict: _Verdicts | None = None) -> tuple[int, int]:
+    """(decision points, unknown verdicts) along a winning line from `pos`."""
+    verdict = verdict or _Verdicts()
+    decisions = unknown = 0
+    for move in line:
+        if pos.is_won():
+            break
+        children = distinct_children(pos)
+        statuses = [verdict(after) for _, after in children.values()]
+        unknown += statuses.count("unknown")
+        if "lost" in statuses:
+            decisions += 1
+        pos = apply_unchecked(pos, move)
+    return decisions, unknown
+
+
+def measure(pos: Position, theme: str | None, line: list[Move], *, playouts: int = PLAYOUTS,
+            seed: int = PLAYOUT_SEED) -> Measures:
+    """Every teaching measure of one puzzle (its position, theme and winning line)."""
+    verdict = _Verdicts()
+    children = distinct_children(pos)
+    statuses = [verdict(after) for _, after in children.values()]
+    decisions, unknown = decision_points(pos, line, verdict)
+    misconception = MISCONCEPTIONS.get(theme or "")
+    believer = misconception_policy(misconception) if misconception else None
+    return Measures(
+        random=win_rate(pos, player("random"), playouts, seed),
+        greedy=win_rate(pos, player("greedy"), playouts, seed),
+        misconception=win_rate(pos, believer, playouts, seed) if believer else None,
+        lost_without=lost_under(pos, misconception) if misconception else None,
+        first_moves=len(children),
+        losing_first=statuses.count("lost"),
+        decisions=decisions,
+        unknown=unknown + statuses.count("unknown"),
+    )
+
+
+def teaching_problems(m: Measures, task: str | None, difficulty: str | None,
+                      refused_first: int = 0) -> list[str]:
+    """What keeps a measured puzzle from teaching (criteria 1 and 2); empty when it teaches.
+
+    `refused_first` counts the tempting first moves the file names as refused
+    (``expect.illegal``): for a key-move or trap puzzle they count as wrong choices.
+    """
+    out: list[str] = []
+    if m.random > RANDOM_MAX:
+        out.append(f"random play wins {m.random:.0%} of playouts (at most {RANDOM_MAX:.0%} allowed)")
+    if m.first_moves < MIN_FIRST_MOVES:
+        out.append(f"only {m.first_moves} distinct legal first moves (at least {MIN_FIRST_MOVES} needed)")
+    if task in ("key-move", "trap") and m.losing_first + refused_first < MIN_WRONG_FIRST:
+        out.append(f"only {m.losing_first + refused_first} first moves lose or are refused "
+                   f"(a {task} puzzle needs {MIN_WRONG_FIRST})")
+    if difficulty in ("medium", "hard") and m.decisions < MIN_DECISIONS:
+        out.append(f"only {m.decisions} decision points on the solution line (a {difficulty} puzzle "
+                   f"needs {MIN_DECISIONS})")
+    if m.misconception is not None and m.misconception > 0:
+        out.append(f"the misconception player wins {m.misconception:.0%} of playouts")
+    if m.lost_without is False:
+        out.append("the position can still be won when the theme's permission is removed")
+    elif m.lost_without is None and m.misconception is not None:
+        out.append("could not decide whether the position is lost without the theme's permission")
+    return out

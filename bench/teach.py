@@ -1,0 +1,147 @@
+"""Benchmark: do the puzzles teach?  Per theme, measured by players, not by labels.
+
+Run:
+  .venv/bin/python bench/teach.py --library puzzles [--playouts 500 --seed 20261201]
+  .venv/bin/python bench/teach.py --fresh 6 --fresh-seed 777 [--max-seconds 300]
+
+For the scenarios of a folder (``--library``), and/or a fresh batch generated
+per theme from a seed (``--fresh N --fresh-seed S``), prints per theme:
+random-play, greedy home-first and misconception-player win rates (playouts
+with this run's seed, not the checker's), the share of puzzles lost when the
+theme's permission is removed, mean decision points on the solution line,
+the share meeting criteria 1-2, random-play win rate per difficulty, and for
+a fresh batch the generation rate (verified puzzles per minute, one process).
+``--json FILE`` writes every puzzle's measures.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from collections import defaultdict
+from pathlib import Path
+from statistics import mean
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from agnes_teach.engine import resolve  # noqa: E402
+from agnes_teach.generator import THEMES, generate, theme_ids  # noqa: E402
+from agnes_teach.generator.teaching import Measures, measure, teaching_problems  # noqa: E402
+from agnes_teach.moves import Move  # noqa: E402
+from agnes_teach.profile import get_profile  # noqa: E402
+from agnes_teach.scenario import load_scenario, scenario_files  # noqa: E402
+
+
+def _line(sc_pos, texts) -> list[Move]:  # type: ignore[no-untyped-def]
+    from agnes_teach.engine import apply_unchecked
+
+    pos, out = sc_pos, []
+    for text in texts or []:
+        move = resolve(pos, text)
+        if not isinstance(move, Move):
+            break
+        out.append(move)
+        pos = apply_unchecked(pos, move)
+    return out
+
+
+Row = tuple[str, str, str | None, str | None, Measures, int]  # theme, id, difficulty, task, measures, refused
+
+
+def library_rows(folder: str, playouts: int, seed: int) -> list[Row]:
+    rows: list[Row] = []
+    for f in scenario_files([folder]):
+        sc = load_scenario(f)
+        themes = [t for t in sc.themes if t in THEMES] or ["(other)"]
+        line = _line(sc.position, sc.solution)
+        refused = len(sc.expect.get("illegal", {}))
+        theme = themes[0] if themes[0] in THEMES else None
+        m = measure(sc.position, theme, line, playouts=playouts, seed=seed)
+        rows.append((themes[0], sc.id, sc.raw.get("difficulty"), sc.task, m, refused))
+        print(f"  {sc.id}: random {m.random:.2f} misc {m.misconception}", file=sys.stderr, flush=True)
+    return rows
+
+
+def fresh_rows(count: int, fresh_seed: int, playouts: int, seed: int, max_seconds: float,
+               themes: list[str]) -> tuple[list[Row], dict[str, float]]:
+    rows: list[Row] = []
+    rates: dict[str, float] = {}
+    profile = get_profile("bernauer")
+    for theme in themes:
+        start = time.perf_counter()
+        puzzles = generate(theme, count, fresh_seed, profile, max_seconds=max_seconds)
+        spent = time.perf_counter() - start
+        rates[theme] = 60 * len(puzzles) / spent if spent else 0.0
+        for p in puzzles:
+            m = measure(p.position, theme, p.solution, playouts=playouts, seed=seed)
+            refused = 1 if p.distractor.rule is not None else 0
+            rows.append((theme, f"{theme}-{p.seed}", p.difficulty, p.task, m, refused))
+        print(f"  {theme}: {len(puzzles)} in {spent:.0f} s", file=sys.stderr, flush=True)
+    return rows, rates
+
+
+def table(title: str, rows: list[Row], rates: dict[str, float] | None) -> str:
+    by: dict[str, list[Row]] = defaultdict(list)
+    for row in rows:
+        by[row[0]].append(row)
+    head = ["theme", "n", "random", "greedy", "misconception", "lost w/o rule", "decisions", "meets 1-2",
+            "random easy/med/hard"]
+    if rates is not None:
+        head.append("puzzles/min")
+    out = [f"### {title}", "", "| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
+    for theme in sorted(by):
+        rs = by[theme]
+        ms = [r[4] for r in rs]
+        misc = [m.misconception for m in ms if m.misconception is not None]
+        lost = [m.lost_without for m in ms if m.misconception is not None]
+        ok = sum(not teaching_problems(r[4], r[3], r[2], r[5]) for r in rs)
+        per = []
+        for d in ("easy", "medium", "hard"):
+            vals = [r[4].random for r in rs if r[2] == d]
+            per.append(f"{mean(vals):.0%}" if vals else "-")
+        cells = [theme, str(len(rs)), f"{mean(m.random for m in ms):.0%}",
+                 f"{mean(m.greedy for m in ms):.0%}",
+                 f"{mean(misc):.0%}" if misc else "-",
+                 f"{sum(1 for x in lost if x) / len(lost):.0%}" if lost else "-",
+                 f"{mean(m.decisions for m in ms):.1f}", f"{ok}/{len(rs)}", " / ".join(per)]
+        if rates is not None:
+            cells.append(f"{rates.get(theme, 0):.1f}")
+        out.append("| " + " | ".join(cells) + " |")
+    allm = [r[4] for r in rows]
+    ok = sum(not teaching_problems(r[4], r[3], r[2], r[5]) for r in rows)
+    out.append(f"| all | {len(rows)} | {mean(m.random for m in allm):.0%} "
+               f"| {mean(m.greedy for m in allm):.0%} | | | {mean(m.decisions for m in allm):.1f} "
+               f"| {ok}/{len(rows)} | |" + (" |" if rates else ""))
+    return "\n".join(out)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--library", help="a folder of scenarios to measure (e.g. puzzles)")
+    parser.add_argument("--fresh", type=int, default=0, help="also generate this many puzzles per theme")
+    parser.add_argument("--fresh-seed", type=int, default=777)
+    parser.add_argument("--themes", default=",".join(theme_ids()))
+    parser.add_argument("--max-seconds", type=float, default=300.0, help="per theme, for --fresh")
+    parser.add_argument("--playouts", type=int, default=500)
+    parser.add_argument("--seed", type=int, default=20261201, help="playout seed (not the checker's)")
+    parser.add_argument("--json", help="write every puzzle's measures to this file")
+    args = parser.parse_args()
+    dump: list[dict[str, object]] = []
+    if args.library:
+        rows = library_rows(args.library, args.playouts, args.seed)
+        print(table(f"library {args.library}", rows, None))
+        dump += [{"theme": r[0], "id": r[1], "difficulty": r[2], **r[4].to_json()} for r in rows]
+    if args.fresh:
+        themes = [t for t in args.themes.split(",") if t]
+        rows, rates = fresh_rows(args.fresh, args.fresh_seed, args.playouts, args.seed, args.max_seconds,
+                                 themes)
+        print(table(f"fresh batch, seed {args.fresh_seed}", rows, rates))
+        dump += [{"theme": r[0], "id": r[1], "difficulty": r[2], **r[4].to_json()} for r in rows]
+    if args.json:
+        Path(args.json).write_text(json.dumps(dump, indent=1) + "\n", encoding="utf-8")
+
+
+if __name__ == "__main__":
+    main()

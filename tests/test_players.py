@@ -1,0 +1,86 @@
+"""Players of our own (random, greedy home-first, each theme's misconception) and the
+"lost when the permission is removed" search: positive and negative tables."""
+
+from __future__ import annotations
+
+import pytest
+
+from agnes_teach.cards import parse_card
+from agnes_teach.generator import THEMES
+from agnes_teach.generator.players import (
+    MISCONCEPTIONS,
+    PREDICATES,
+    lost_under,
+    player,
+    win_rate,
+)
+from agnes_teach.moves import DEAL_MOVE, Move
+from agnes_teach.position import Position, parse_position
+
+
+def pos(**piles: object) -> Position:
+    data: dict[str, object] = {"profile": "bernauer", "base": 5, "foundations": {},
+                               "tableau": [[]] * 7, "reserve": [[]] * 7, "stock": [], "exposed": []}
+    data.update(piles)
+    return parse_position(data)
+
+
+FULL = {"S": "4S", "H": "4H", "D": "4D"}
+# Clubs 5..K home; A 2 3 4 out.  4♣ covers A♣ and can go only into an empty column.
+NEEDS_EMPTY = pos(foundations={**FULL, "C": "KC"}, tableau=[[], "AC 4C", "2C", "3C", [], [], []])
+# The same cards, 4♣ free: nothing needs the empty column.
+NO_NEED = pos(foundations={**FULL, "C": "KC"}, tableau=[[], "AC", "2C", "4C 3C", [], [], []])
+# Base 2: K♣ lies on the Q♣ the foundation needs first; its only way off is onto A♦ (tableau wrap).
+NEEDS_WRAP = parse_position({
+    "profile": "bernauer", "base": 2, "foundations": {"S": "AS", "H": "AH", "D": "KD", "C": "JC"},
+    "tableau": ["QC KC", "AD", "AC", [], [], [], []], "reserve": [[]] * 7, "stock": [], "exposed": []})
+FREE_KING = parse_position({
+    "profile": "bernauer", "base": 2, "foundations": {"S": "AS", "H": "AH", "D": "KD", "C": "JC"},
+    "tableau": ["QC", "AD KC", "AC", [], [], [], []], "reserve": [[]] * 7, "stock": [], "exposed": []})
+# A run 4♠ 3♥ that may move whole into an empty column.
+RUN = pos(foundations={"S": "2S", "H": "2H", "D": "4D", "C": "4C"},
+          tableau=["4S 3H", "3S", "4H", [], [], [], []])
+
+CASES = [  # (predicate, position, move, expected)
+    ("non-king-into-empty-column", NEEDS_EMPTY, Move(parse_card("4C"), "t1"), True),
+    ("non-king-into-empty-column", NEEDS_EMPTY, Move(parse_card("2C"), "f"), False),
+    ("king-onto-ace", NEEDS_WRAP, Move(parse_card("KC"), "t2"), True),
+    ("king-onto-ace", NEEDS_WRAP, Move(parse_card("KC"), "t3"), False),
+    ("multi-card-move", RUN, Move(parse_card("4S"), "t4"), True),
+    ("multi-card-move", RUN, Move(parse_card("3H"), "t4"), False),
+    ("deal", NO_NEED, DEAL_MOVE, True),
+    ("deal", NEEDS_EMPTY, Move(parse_card("4C"), "t1"), False),
+]
+
+
+@pytest.mark.parametrize(("name", "position", "move", "expected"), CASES)
+def test_move_predicates(name: str, position: Position, move: Move, expected: bool) -> None:
+    assert PREDICATES[name](position, move) is expected
+
+
+def test_every_theme_names_a_misconception_with_a_known_predicate() -> None:
+    assert set(MISCONCEPTIONS) == set(THEMES)
+    for m in MISCONCEPTIONS.values():
+        assert m.predicate in PREDICATES and m.kind in ("forbid", "force") and m.belief
+
+
+@pytest.mark.parametrize(("theme", "position", "lost"), [
+    ("tableau.empty", NEEDS_EMPTY, True),
+    ("tableau.empty", NO_NEED, False),
+    ("tableau.wrap", NEEDS_WRAP, True),
+    ("tableau.wrap", FREE_KING, False),
+])
+def test_lost_when_the_permission_is_removed(theme: str, position: Position, lost: bool) -> None:
+    assert lost_under(position, MISCONCEPTIONS[theme]) is lost
+
+
+def test_the_search_answers_unknown_past_its_state_budget() -> None:
+    assert lost_under(NO_NEED, MISCONCEPTIONS["tableau.empty"], max_states=1) is None
+
+
+def test_win_rates_are_reproducible_shares() -> None:
+    rate = win_rate(NEEDS_WRAP, player("random"), playouts=40, seed=1)
+    assert 0 < rate < 1 and rate == win_rate(NEEDS_WRAP, player("random"), playouts=40, seed=1)
+    assert win_rate(NEEDS_WRAP, player("tableau.wrap"), playouts=20) == 0.0
+    assert win_rate(NEEDS_EMPTY, player("tableau.empty"), playouts=20) == 0.0
+    assert win_rate(NO_NEED, player("greedy"), playouts=20) == 1.0
