@@ -86,9 +86,7 @@ def parse_card(text: str) -> Card:
     """``10H``, ``th``, ``A♠`` -> Card.  Raises CardError with the text."""
     if not isinstance(text, str):
         raise CardError(f"not a card: {text!r}")
-    raw = text.strip()
-    for ch in _STRIP:
-        raw = raw.replace(ch, "")
+    raw = text.strip().rstrip(_STRIP)  # a variation selector may follow the suit symbol
     if len(raw) < 2:
         raise CardError(f"not a card: {text!r}")
     rank_text, suit_text = raw[:-1].upper(), raw[-1].upper()

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from . import i18n
 from .engine import Refusal, apply_unchecked, legal_moves, refusal, resolve
 from .errors import InputError, Problem
-from .moves import Move, MoveText, parse_move_text
+from .moves import Move, MoveText
 from .position import Position
 from .scenario import Scenario
 from .solver import first_move_verdicts, solve
@@ -22,9 +22,14 @@ from .solver import first_move_verdicts, solve
 DEFAULT_BUDGET = 10.0
 
 
+# Claims that no game rule settles name their claim instead (README, "Claim ids").
+CLAIM_LEGAL = "expect.legal"
+CLAIM_ILLEGAL = "expect.illegal"
+
+
 @dataclass
 class CheckError:
-    rule: str | None
+    rule: str  # a rule id, or a claim id such as expect.legal
     message: str
     move_index: int | None = None
     move: str | None = None
@@ -153,18 +158,17 @@ def check_scenario(
     return result
 
 
-def _moves_of(sc: Scenario, texts: list[str], *path: str) -> list[Move | Refusal]:
+def _moves_of(sc: Scenario, texts: list[MoveText], *path: str | MoveText) -> list[Move | Refusal]:
     pos = sc.position
-    line = sc.locator.line(*path) if sc.locator else None
-    return [_resolve_or_error(pos, parse_move_text(s), sc.file, line) for s in texts]
+    where = [p.text if isinstance(p, MoveText) else p for p in path]
+    line = sc.locator.line(*where) if sc.locator else None
+    return [_resolve_or_error(pos, text, sc.file, line) for text in texts]
 
 
 def _check_legal(sc: Scenario, result: CheckResult, lang: str) -> None:
-    from .moves import split_moves
-
     t = i18n.text
     pos = sc.position
-    claimed = _moves_of(sc, split_moves(sc.expect["legal"]), "expect", "legal")
+    claimed = _moves_of(sc, sc.expect["legal"], "expect", "legal")
     actual = set(legal_moves(pos))
     claimed_moves: set[Move] = set()
     failed = False
@@ -180,7 +184,7 @@ def _check_legal(sc: Scenario, result: CheckResult, lang: str) -> None:
             claimed_moves.add(got)
     for move in sorted(actual - claimed_moves, key=str):
         failed = True
-        result.errors.append(CheckError(None, t(
+        result.errors.append(CheckError(CLAIM_LEGAL, t(
             lang, "check", "expect.legal leaves out {move}, which is legal", move=str(move)),
             None, str(move)))
     if not failed:
@@ -192,18 +196,19 @@ def _check_illegal(sc: Scenario, result: CheckResult, lang: str) -> None:
     pos = sc.position
     failed = False
     for text, rule_id in sc.expect["illegal"].items():
-        (got,) = _moves_of(sc, [str(text)], "expect", "illegal", text)
+        (got,) = _moves_of(sc, [text], "expect", "illegal", text)
         why = got if isinstance(got, Refusal) else refusal(pos, got)
         if why is None:
             failed = True
-            result.errors.append(CheckError(str(rule_id), t(
+            # No rule refuses a legal move: the failure is the claim's own.
+            result.errors.append(CheckError(CLAIM_ILLEGAL, t(
                 lang, "check", "expect.illegal says {move} is refused by {rule}, but it is legal",
-                move=str(text), rule=rule_id), None, str(got)))
+                move=text.text, rule=rule_id), None, str(got)))
         elif why.rule != rule_id:
             failed = True
             result.errors.append(CheckError(why.rule, t(
                 lang, "check", "expect.illegal says {move} is refused by {rule}, but the rule that "
-                "refuses it is {actual}: {why}", move=str(text), rule=rule_id, actual=why.rule,
+                "refuses it is {actual}: {why}", move=text.text, rule=rule_id, actual=why.rule,
                 why=refusal_text(why, lang)), None, why.move))
     if not failed:
         result.verified.append("illegal")
@@ -213,7 +218,7 @@ def _check_first_move(sc: Scenario, result: CheckResult, lang: str, key: str, bu
     """key_move: the only winning first move.  trap_move: legal, and proved losing while a win exists."""
     t = i18n.text
     pos = sc.position
-    (got,) = _moves_of(sc, [str(sc.expect[key])], "expect", key)
+    (got,) = _moves_of(sc, [sc.expect[key]], "expect", key)
     why = got if isinstance(got, Refusal) else refusal(pos, got)
     if why is not None:
         result.errors.append(CheckError(why.rule, t(
@@ -229,7 +234,7 @@ def _check_first_move(sc: Scenario, result: CheckResult, lang: str, key: str, bu
         same = set(group.moves) if group is not None else {got}
         others = [m for m in verdicts.winning if m not in same]
         if verdicts.unknown:
-            result.errors.append(CheckError(None, t(
+            result.errors.append(CheckError("end.win", t(
                 lang, "check", "expect.key_move is not proved: the solver could not decide "
                 "the position after {moves} within {budget} s",
                 moves=", ".join(map(str, verdicts.unknown)), budget=budget)))
@@ -238,14 +243,15 @@ def _check_first_move(sc: Scenario, result: CheckResult, lang: str, key: str, bu
                 lang, "check", "expect.key_move {move} does not keep the win: the solver proved "
                 "the position after it lost", move=str(got)), None, str(got)))
         elif others:
-            result.errors.append(CheckError(None, t(
+            # Other first moves reach end.win too, so the move is not the key.
+            result.errors.append(CheckError("end.win", t(
                 lang, "check", "expect.key_move {move} is not the only winning first move: "
                 "{others} win too", move=str(got), others=", ".join(map(str, others))), None, str(got)))
         else:
             result.verified.append("key_move")
     else:
         if got in verdicts.unknown or (not verdicts.winning and verdicts.unknown):
-            result.errors.append(CheckError(None, t(
+            result.errors.append(CheckError("end.loss", t(
                 lang, "check", "expect.trap_move is not proved within {budget} s", budget=budget)))
         elif got not in verdicts.losing:
             result.errors.append(CheckError("end.loss", t(

@@ -11,15 +11,13 @@ from .cards import (
     SUIT_SYMBOLS,
     SUITS,
     Card,
-    CardError,
     card_name,
     make_card,
-    parse_card,
-    parse_rank,
     rank_name,
     suit_of,
 )
 from .errors import InputError, Problem
+from .fields import convert, shape_issues
 from .profile import Profile, get_profile
 from .yamlio import Locator
 
@@ -105,123 +103,132 @@ def _suit_key(key: object) -> int | None:
 def parse_position(
     data: object, where: Locator | None = None, profile: Profile | None = None
 ) -> Position:
-    """Build a Position from its YAML form; InputError listing every problem found."""
+    """Build a Position from its YAML form; InputError listing every problem found.
+
+    The shapes of the fields are checked first, against the table of
+    ``agnes_teach.fields`` (the same rules as the JSON Schema); then what
+    depends on the profile and on all the cards together.
+    """
     loc = where or Locator(None, None)
+    issues = shape_issues(data, "position")
+    if issues:
+        raise InputError([loc.problem(i.message, *i.path) for i in issues])
+    assert isinstance(data, dict)
+    return position_from_values(convert(data, "position"), loc, profile)
+
+
+def position_from_values(
+    values: dict[str, Any], loc: Locator, profile: Profile | None = None
+) -> Position:
+    """A Position from converted field values (``fields.convert``); InputError naming what the
+    profile or the cards together forbid."""
     problems: list[Problem] = []
 
     def bad(message: str, *path: str | int) -> None:
         problems.append(loc.problem(message, *path))
 
-    if not isinstance(data, dict):
-        raise InputError(loc.problem("a position must be a YAML mapping (profile, base, tableau, ...)"))
-    known = {"profile", "base", "foundations", "tableau", "reserve", "stock", "exposed"}
-    for key in data:
-        if key not in known:
-            bad(f"unknown key {key!r} in a position (known: {', '.join(sorted(known))})", key)
-
     if profile is None:
-        try:
-            profile = get_profile(str(data["profile"]) if data.get("profile") is not None else None)
-        except InputError as exc:
-            raise InputError(loc.problem(exc.problems[0].message, "profile")) from None
+        profile = get_profile(values.get("profile"))
 
-    # base
     base = profile.base_rank or 0
     before_base = len(problems)
-    if data.get("base") is None:
+    given: int | None = values.get("base")
+    if given is None:
         if profile.base_dealt:
-            bad("'base' is missing: the base rank (A, 2..10, J, Q, K)")
+            bad("'base' is missing: write the base rank, the rank of the card dealt first to its "
+                "foundation (base: A, 2..10, J, Q or K)")
     else:
-        try:
-            given = parse_rank(data["base"])
-        except CardError as exc:
-            bad(str(exc), "base")
-        else:
-            if profile.base_rank and given != profile.base_rank:
-                bad(
-                    f"base {rank_name(given)} is not possible in {profile.id}: "
-                    f"its foundations start at {rank_name(profile.base_rank)}",
-                    "base",
-                )
-            base = given
+        if profile.base_rank and given != profile.base_rank:
+            bad(
+                f"base {rank_name(given)} is not possible in {profile.id}: "
+                f"its foundations start at {rank_name(profile.base_rank)} (write base: "
+                f"{rank_name(profile.base_rank)} or leave it out)",
+                "base",
+            )
+        base = given
     base = base or 1
     # Without a usable base the foundations' cards are unknown: counting cards would only
     # echo that problem as a list of "duplicated"/"missing" cards.
     cards_known = len(problems) == before_base
 
-    def piles(key: str, count: int, label: str) -> tuple[Pile, ...]:
-        raw = data.get(key)
+    def piles(key: str, count: int, label: str, letter: str) -> tuple[Pile, ...]:
+        raw: list[Pile] | None = values.get(key)
         if raw is None:
+            if count and key != "exposed":
+                bad(f"'{key}' is missing: {profile.id} has {count} {label} {letter}1..{letter}{count}, "
+                    f"each a list of cards bottom to top (write [] for an empty one)", key)
             raw = []
-        if not isinstance(raw, list):
-            bad(f"'{key}' must be a list of piles", key)
-            return tuple(() for _ in range(count))
-        if len(raw) != count and not (key == "exposed" and len(raw) == 0):
+        if key == "exposed":
+            if len(raw) > count:
+                bad(f"'exposed' lists {len(raw)} cells; {profile.id} has "
+                    + (f"{count} ({', '.join(f'x{i + 1}' for i in range(count))})" if count else "none"), key)
+        elif raw and len(raw) != count:
             piles_text = f"{len(raw)} pile" + ("s" if len(raw) != 1 else "")
-            bad(f"'{key}' has {piles_text}; {profile.id} has {count} ({label})", key)
-        out: list[Pile] = []
-        for i, item in enumerate(raw):
-            out.append(cards_at(item, key, i))
-        out += [()] * (count - len(out))
-        return tuple(out[:count]) if count else ()
+            fix = "add [] for each empty one" if len(raw) < count else "remove the extra ones"
+            bad(f"'{key}' has {piles_text}; {profile.id} has {count} {label} {letter}1..{letter}{count} "
+                f"({fix})", key)
+        out = list(raw[:count]) + [()] * max(0, count - len(raw))
+        return tuple(out) if count else ()
 
-    def cards_at(item: object, *path: str | int) -> Pile:
-        if item is None or item == []:
-            return ()
-        parts: list[object]
-        if isinstance(item, str):
-            parts = list(item.split())
-        elif isinstance(item, list):
-            parts = list(item)
-        else:
-            parts = [item]
-        cards: list[Card] = []
-        for part in parts:
-            try:
-                cards.append(parse_card(str(part)) if not isinstance(part, bool) else parse_card(""))
-            except CardError as exc:
-                bad(str(exc), *path)
-        return tuple(cards)
-
-    tableau = piles("tableau", profile.columns, f"columns t1..t{profile.columns}")
-    reserve = piles("reserve", profile.reserve_piles, f"reserve piles r1..r{profile.reserve_piles}")
-    exposed = piles("exposed", profile.exposed_cells, "exposed cells")
-    if data.get("exposed") and profile.exposed_cells == 0:
+    tableau = piles("tableau", profile.columns, "columns", "t")
+    reserve = piles("reserve", profile.reserve_piles, "reserve piles", "r")
+    # exposed: the cells' cards in order, x1 first; a shorter list leaves the last cells empty.
+    exposed = piles("exposed", profile.exposed_cells, "exposed cells", "x")
+    if values.get("exposed") and any(values["exposed"]) and profile.exposed_cells == 0:
         bad(f"{profile.id} has no exposed cells", "exposed")
-    stock = cards_at(data.get("stock"), "stock")
+    stock: Pile = values.get("stock") or ()
 
     foundations = [0, 0, 0, 0]
+    tops: dict[int, Card] = {}
     before_foundations = len(problems)
-    raw_f = data.get("foundations")
-    if raw_f is None:
-        raw_f = {}
-    if not isinstance(raw_f, dict):
-        bad("'foundations' must map a suit to its top card (H: 6H)", "foundations")
-        raw_f = {}
-    for key, value in raw_f.items():
+    given_suits: dict[int, str] = {}
+    for key, top in (values.get("foundations") or {}).items():
         suit = _suit_key(key)
-        if suit is None:
-            bad(f"foundation key {key!r} is not a suit (S, H, D, C)", "foundations", key)
+        assert suit is not None  # the shape check allows suit keys only
+        if suit in given_suits:
+            bad(f"foundation {SUITS[suit]} is given twice ({given_suits[suit]!r} and {key!r})",
+                "foundations", key)
             continue
-        if value is None or value == [] or value == "":
-            continue
-        try:
-            top = parse_card(str(value))
-        except CardError as exc:
-            bad(str(exc), "foundations", key)
+        given_suits[suit] = key
+        if top is None:
             continue
         if suit_of(top) != suit:
-            bad(f"foundation {SUITS[suit]} cannot have {card_name(top)} on top", "foundations", key)
+            bad(f"foundation {SUITS[suit]} cannot have {card_name(top)} on top "
+                f"(a foundation holds one suit: write it under {SUITS[suit_of(top)]})", "foundations", key)
             continue
+        tops[suit] = top
         foundations[suit] = (top % 13 + 1 - base) % 13 + 1
 
     position = Position(profile, base, (foundations[0], foundations[1], foundations[2], foundations[3]),
                         tableau, reserve, exposed, stock)
     cards_known = cards_known and len(problems) == before_foundations
-    problems.extend(_layout_problems(position, loc, cards_known))
+    layout = _layout_problems(position, loc, cards_known)
+    problems.extend(layout)
+    if cards_known and any(p.message.startswith(("duplicated cards", "missing cards")) for p in layout):
+        hint = _base_hint(position, tops, loc)
+        if hint is not None:
+            problems.append(hint)
     if problems:
         raise InputError(problems)
     return position
+
+
+def _base_hint(pos: Position, tops: dict[int, Card], loc: Locator) -> Problem | None:
+    """A wrong base shows up as missing or doubled cards: name the base that would fit."""
+    if pos.profile.base_rank or not tops:
+        return None
+    for base in range(1, 14):
+        if base == pos.base:
+            continue
+        counts = [0, 0, 0, 0]
+        for suit, top in tops.items():
+            counts[suit] = (top % 13 + 1 - base) % 13 + 1
+        trial = replace(pos, base=base, foundations=(counts[0], counts[1], counts[2], counts[3]))
+        if sorted(trial.all_cards()) == list(FULL_DECK):
+            return loc.problem(
+                f"with base {rank_name(base)} instead of {rank_name(pos.base)} every card would be "
+                f"there exactly once: is the base {rank_name(base)}? (write base: {rank_name(base)})", "base")
+    return None
 
 
 def _layout_problems(pos: Position, loc: Locator, cards_known: bool = True) -> list[Problem]:

@@ -70,9 +70,14 @@ class Locator:
         return Locator(self.file, node)
 
 
-def _mark_line(exc: yaml.YAMLError) -> int | None:
+def _mark_line(exc: yaml.YAMLError, text: str) -> int | None:
     mark = getattr(exc, "problem_mark", None) or getattr(exc, "context_mark", None)
-    return mark.line + 1 if mark is not None else None
+    if mark is not None:
+        return int(mark.line) + 1
+    position = getattr(exc, "position", None)  # a ReaderError (a control character) has only this
+    if isinstance(position, int):
+        return text.count("\n", 0, position) + 1
+    return None
 
 
 def _duplicate_keys(root: yaml.Node | None, file: str | None) -> list[Problem]:
@@ -125,7 +130,7 @@ def loads(text: str, file: str | None = None) -> tuple[Any, Locator]:
         raise
     except yaml.YAMLError as exc:
         reason = getattr(exc, "problem", None) or str(exc).splitlines()[0]
-        raise InputError(Problem(f"not valid YAML: {reason}", file, _mark_line(exc))) from None
+        raise InputError(Problem(f"not valid YAML: {reason}", file, _mark_line(exc, text))) from None
     except RecursionError:
         raise InputError(Problem("not valid YAML: nested too deeply", file)) from None
     return data, Locator(file, root)

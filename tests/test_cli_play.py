@@ -191,7 +191,8 @@ def test_check_claims(tmp_path: Path) -> None:
     code, data = check_json(str(path))
     errors = data["results"][0]["errors"]
     assert code == 1
-    assert {(e["rule"], e["move"]) for e in errors} == {(None, "3D>t4"), ("foundation.suit", "3D>f")}
+    expected = {("expect.legal", "3D>t4"), ("foundation.suit", "3D>f")}
+    assert {(e["rule"], e["move"]) for e in errors} == expected
 
 
 @pytest.mark.parametrize("command", ["deal", "moves", "check"])

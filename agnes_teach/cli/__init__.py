@@ -60,7 +60,7 @@ def main() -> None:
     # Importing the command modules registers their commands on `app`.
     from . import play  # noqa: F401
 
-    for name in ("solve", "generate", "render"):
+    for name in ("solve", "generate", "render", "schema"):
         try:
             __import__(f"{__name__}.{name}")
         except ModuleNotFoundError as exc:

@@ -17,7 +17,7 @@ from markupsafe import Markup
 from .. import i18n
 from ..engine import IllegalMoveError, apply_move, legal_moves, resolve
 from ..errors import InputError, Problem
-from ..moves import Move, MoveText, parse_move_text
+from ..moves import Move, MoveText
 from ..position import Position
 from ..scenario import Scenario, load_scenario, scenario_files
 from .env import atomic_path, environment, move_words, read_asset
@@ -78,7 +78,7 @@ def _expected_move(sc: Scenario, key: str) -> Move:
     raw = sc.expect.get(key)
     if raw is None:
         raise InputError(Problem(f"task {sc.task} needs expect.{key} for the answer key", sc.file))
-    text = parse_move_text(str(raw[0] if isinstance(raw, list) else raw))
+    text: MoveText = raw  # converted when the scenario was loaded
     move = _resolve(sc.position, text, sc.file, f"expect.{key}")
     if key == "key_move" and not any(m == move for m in legal_moves(sc.position)):
         raise InputError(Problem(f"expect.key_move {text.text!r} is not a legal move", sc.file))
