@@ -30,6 +30,9 @@ class Move:
     def __str__(self) -> str:
         return DEAL if self.card is None else f"{card_name(self.card)}>{self.dest}"
 
+    def __repr__(self) -> str:
+        return f"Move({self.symbol_text()})"
+
     def symbol_text(self) -> str:
         """Document form: ``6♥>f``."""
         return DEAL if self.card is None else f"{card_symbol(self.card)}>{self.dest}"

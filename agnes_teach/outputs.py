@@ -10,7 +10,9 @@ callbacks), and the run would then go on to write its output.
 
 from __future__ import annotations
 
+import os
 import shutil
+import tempfile
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -36,3 +38,17 @@ def remove_pending() -> None:
             shutil.rmtree(path, ignore_errors=True)
         else:
             path.unlink(missing_ok=True)
+
+
+def usual_mode(path: Path) -> None:
+    """Give a file or folder made private by tempfile the mode a new one gets (umask applied)."""
+    umask = os.umask(0)
+    os.umask(umask)
+    os.chmod(path, (0o777 if path.is_dir() else 0o666) & ~umask)
+
+
+def staging_folder(parent: Path, prefix: str) -> Path:
+    """A new temporary folder in `parent`, with the usual mode, since it may be renamed into place."""
+    folder = Path(tempfile.mkdtemp(prefix=prefix, dir=parent))
+    usual_mode(folder)
+    return folder

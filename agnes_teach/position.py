@@ -12,6 +12,7 @@ from .cards import (
     SUITS,
     Card,
     card_name,
+    card_symbol,
     make_card,
     rank_name,
     suit_of,
@@ -69,6 +70,33 @@ class Position:
                 out.extend(p)
         out.extend(self.stock)
         return out
+
+    def __repr__(self) -> str:
+        """One line, cards as people write them: ``Position(bernauer, base 10, f 10♥, t 7♠ | ...)``."""
+
+        def piles(group: tuple[Pile, ...]) -> str:
+            return " | ".join(" ".join(card_symbol(c) for c in p) or "-" for p in group)
+
+        homes = " ".join(card_symbol(top) for s in range(4) if (top := self.foundation_top(s)) is not None)
+        parts = [self.profile.id, f"base {rank_name(self.base)}", f"f {homes or '-'}",
+                 f"t {piles(self.tableau)}"]
+        if self.reserve:
+            parts.append(f"r {piles(self.reserve)}")
+        if any(self.exposed):
+            parts.append(f"x {piles(self.exposed)}")
+        parts.append(f"stock {len(self.stock)}")
+        return f"Position({', '.join(parts)})"
+
+    def __str__(self) -> str:
+        """The layout, one pile a line, bottom to top (the stock's order is not shown)."""
+        lines = [f"{self.profile.id}, base {rank_name(self.base)}"]
+        homes = [card_symbol(top) for s in range(4) if (top := self.foundation_top(s)) is not None]
+        lines.append("f:  " + (" ".join(homes) or "-"))
+        for prefix, group in (("t", self.tableau), ("r", self.reserve), ("x", self.exposed)):
+            for i, pile in enumerate(group, 1):
+                lines.append(f"{prefix}{i}: " + (" ".join(card_symbol(c) for c in pile) or "-"))
+        lines.append(f"stock: {len(self.stock)} cards")
+        return "\n".join(lines)
 
     def with_profile(self, profile: Profile) -> Position:
         return replace(self, profile=profile)

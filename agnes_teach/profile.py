@@ -34,6 +34,9 @@ class Profile:
     rules: tuple[str, ...]
     choices: tuple[str, ...]
 
+    def __repr__(self) -> str:
+        return f"Profile({self.id!r})"
+
     @property
     def columns(self) -> int:
         return len(self.column_lengths)

@@ -134,9 +134,10 @@ def test_moves_on_a_folder() -> None:
 @pytest.mark.parametrize(("args", "needle"), [
     (["deal", "-1"], "deal number -1 is out of range"),
     (["deal", "2147483648"], "out of range"),
-    (["deal", "abc"], "seed"),
-    (["deal", "1", "--profile", "klondike"], "unknown profile 'klondike'"),
-    (["check", str(GOOD), "--lang", "xx"], "unknown language 'xx'"),
+    (["deal", "abc"], "valid integer"),
+    # Closed sets are choices: the message lists them.
+    (["deal", "1", "--profile", "klondike"], "'klondike' is not one of 'agnes-ru', 'bernauer'"),
+    (["check", str(GOOD), "--lang", "xx"], "'xx' is not one of 'en', 'es', 'ru'"),
     (["check", str(GOOD), "--budget", "0"], "--budget"),
 ])
 def test_bad_arguments(args: list[str], needle: str) -> None:

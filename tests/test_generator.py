@@ -209,12 +209,12 @@ def test_cli_writes_the_same_files_for_the_same_seed(tmp_path: Path) -> None:
 @pytest.mark.parametrize(
     ("args", "message"),
     [
-        (("--theme", "foundation.nope"), "unknown theme 'foundation.nope'"),
-        (("--theme", "tableau.wrap", "--task", "puzzle"), "unknown task 'puzzle'"),
-        (("--theme", "tableau.wrap", "--difficulty", "brutal"), "unknown difficulty 'brutal'"),
+        (("--theme", "foundation.nope"), "'foundation.nope' is not one of 'foundation.start'"),
+        (("--theme", "tableau.wrap", "--task", "puzzle"), "'puzzle' is not one of"),
+        (("--theme", "tableau.wrap", "--difficulty", "brutal"), "'brutal' is not one of"),
         (("--theme", "tableau.empty", "--task", "key-move"), "has no key-move puzzles"),
         (("--theme", "stock.last-two", "--profile", "agnes-ru"), "does not use the rule stock.last-two"),
-        (("--theme", "tableau.wrap", "--profile", "nope"), "unknown profile 'nope'"),
+        (("--theme", "tableau.wrap", "--profile", "nope"), "'nope' is not one of"),
         (("--theme", "tableau.wrap", "--profile", "agnes-ru"), "a King never goes on an Ace"),
     ],
 )

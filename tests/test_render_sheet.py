@@ -106,7 +106,7 @@ def test_bad_input_writes_nothing(tmp_path: Path) -> None:
     assert "bad.yaml" in output and "reserve" in output and "Traceback" not in output
     assert not out.exists() and list(tmp_path.iterdir()) == [bad]
     code, output = _run("sheet", str(good), "--out", str(out), "--lang", "xx")
-    assert code == 2 and "unknown language" in output and not out.exists()
+    assert code == 2 and "'xx' is not one of" in output and not out.exists()
     code, output = _run("sheet", str(tmp_path / "missing.yaml"), "--out", str(out))
     assert code == 2 and "no such file" in output and not out.exists()
 

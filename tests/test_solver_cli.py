@@ -20,6 +20,16 @@ runner = CliRunner()
 
 # Deals the solver wins within milliseconds (measured): quick and still real.
 EASY = (3, 5)
+# Lost, worked by hand: K♣ lies on Q♣ in r1 and can never leave (its foundation wants Q♣
+# first, the red Aces are home, and an empty column takes only a 4).
+LOST_POSITION = """\
+base: 5
+foundations: {S: 4S, H: 4H, D: 4D, C: JC}
+tableau: [[], [], [], [], [], [], []]
+reserve: [QC KC, AC, 2C, 3C, 4C, [], []]
+stock: []
+exposed: []
+"""
 
 
 def _write_deal(tmp_path: Path, number: int) -> Path:
@@ -62,15 +72,29 @@ def test_solve_deal_text_output() -> None:
 
 def test_solve_unknown_is_reported_not_guessed() -> None:
     result = runner.invoke(app, ["solve", "--deal", "1", "--budget", "0.01", "--json"])
-    assert result.exit_code == 0
-    assert json.loads(result.stdout)["status"] in ("unknown", "won", "lost")
+    status = json.loads(result.stdout)["status"]
+    assert status in ("unknown", "won", "lost")
+    # formats.md: the exit code is the verdict.
+    assert result.exit_code == {"won": 0, "lost": 1, "unknown": 3}[status]
+
+
+def test_solve_exit_codes_are_the_verdict(tmp_path: Path) -> None:
+    won = runner.invoke(app, ["solve", "--deal", str(EASY[0]), "--budget", "20"])
+    assert won.exit_code == 0 and won.stdout.startswith("won")
+    # Deal 26 stays unknown after 10 s (bench/results/survey-bernauer-1-1000.jsonl).
+    unknown = runner.invoke(app, ["solve", "--deal", "26", "--budget", "0.2"])
+    assert unknown.exit_code == 3 and unknown.stdout.startswith("unknown")
+    lost = tmp_path / "lost.yaml"
+    lost.write_text(LOST_POSITION, "utf-8")
+    result = runner.invoke(app, ["solve", str(lost)])
+    assert result.exit_code == 1 and result.stdout.startswith("lost"), result.output
 
 
 def test_solve_bad_input_exits_2(tmp_path: Path) -> None:
     missing = runner.invoke(app, ["solve", str(tmp_path / "nothing.yaml")])
     assert missing.exit_code == 2 and "nothing.yaml" in missing.stderr
     neither = runner.invoke(app, ["solve"])
-    assert neither.exit_code == 2 and "either" in neither.stderr
+    assert neither.exit_code == 2 and "exactly one of" in neither.stderr
     both = runner.invoke(app, ["solve", str(tmp_path / "x.yaml"), "--deal", "3"])
     assert both.exit_code == 2
     budget = runner.invoke(app, ["solve", "--deal", "3", "--budget", "0"])

@@ -8,26 +8,57 @@ Each command lives in a module of this package and registers itself on
 from __future__ import annotations
 
 import functools
+import importlib
 import os
 import signal
 import sys
 from collections.abc import Callable
-from typing import ParamSpec, TypeVar
+from typing import Annotated, ParamSpec, TypeVar
 
 import typer
 
+from .. import __version__
 from ..errors import InputError
 from ..outputs import remove_pending
 
 app = typer.Typer(
     name="agnes-teach",
-    help="Teach the rules of the patience game Agnes Bernauer: deal, check, solve, "
-    "generate puzzles, print worksheets and build the rules guide.",
+    help="Teach the rules of the patience game Agnes Bernauer: deal, check, solve, hint, "
+    "generate puzzles, print worksheets and build the rules guide.\n\n"
+    "Example: agnes-teach hint --deal 123 --fair 20 --lang ru",
     no_args_is_help=True,
-    add_completion=False,
+    add_completion=True,
     pretty_exceptions_enable=False,
+    # Plain click output: errors as one "Error: ..." line, help that fits any terminal.
+    rich_markup_mode=None,
     context_settings={"help_option_names": ["-h", "--help"]},
 )
+
+# Every module that registers commands on `app`, in the order --help lists them.
+COMMAND_MODULES = ("play", "solve", "hint", "generate", "render", "schema")
+
+
+def _print_version(value: bool) -> None:
+    if value:
+        print(f"agnes-teach {__version__}")
+        raise typer.Exit()
+
+
+@app.callback()
+def _root(
+    version: Annotated[
+        bool, typer.Option("--version", callback=_print_version, is_eager=True,
+                           help="Print the version and exit.")
+    ] = False,
+) -> None:
+    """The options that come before the command name."""
+
+
+def load_commands() -> typer.Typer:
+    """Import every command module (each registers its commands on `app`) and return `app`."""
+    for name in COMMAND_MODULES:
+        importlib.import_module(f"{__name__}.{name}")
+    return app
 
 P = ParamSpec("P")
 R = TypeVar("R")
@@ -57,13 +88,4 @@ def _exit_on_sigterm(signum: int, frame: object) -> None:
 
 def main() -> None:
     signal.signal(signal.SIGTERM, _exit_on_sigterm)
-    # Importing the command modules registers their commands on `app`.
-    from . import play  # noqa: F401
-
-    for name in ("solve", "generate", "render", "schema"):
-        try:
-            __import__(f"{__name__}.{name}")
-        except ModuleNotFoundError as exc:
-            if exc.name != f"{__name__}.{name}":
-                raise
-    app()
+    load_commands()()

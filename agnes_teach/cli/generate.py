@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import json
 import sys
+from enum import StrEnum
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
@@ -16,35 +18,47 @@ from ..generator.themes import unavailable
 from ..profile import get_profile
 from ..scenario import load_scenario, scenario_files
 from . import app, input_errors
+from .options import JsonOption, ParentsOption, ProfileOption, check_out
+
+if TYPE_CHECKING:
+    ThemeName = str
+    TaskName = str
+    DifficultyName = str
+else:  # choices built from the generator's own tables
+    ThemeName = StrEnum("ThemeName", [(t, t) for t in theme_ids()])
+    TaskName = StrEnum("TaskName", [(t, t) for t in TASKS])
+    DifficultyName = StrEnum("DifficultyName", [(d, d) for d in DIFFICULTIES])
 
 
 @app.command("generate")
 @input_errors
 def generate_command(
-    theme: Annotated[
-        str, typer.Option("--theme", help="The rule id to teach: " + ", ".join(theme_ids()) + ".")
-    ],
+    theme: Annotated[ThemeName, typer.Option("--theme", help="The rule id to teach.")],
     count: Annotated[int, typer.Option("--count", help="How many puzzles to write.")],
     seed: Annotated[int, typer.Option("--seed", help="Run seed: the same seed writes the same files.")],
     out: Annotated[Path, typer.Option("--out", help="Folder to write the scenario files into.")],
-    profile: Annotated[str, typer.Option("--profile", "-p", help="Variant profile.")] = "bernauer",
+    profile: ProfileOption = "bernauer",
     difficulty: Annotated[
-        str | None, typer.Option("--difficulty", help="Keep only puzzles rated easy, medium or hard.")
+        DifficultyName | None, typer.Option("--difficulty", help="Keep only puzzles of this rating.")
     ] = None,
     task: Annotated[
-        str | None, typer.Option("--task", help="key-move, trap or win (default: a mix).")
+        TaskName | None, typer.Option("--task", help="The kind of puzzle (default: a mix).")
     ] = None,
     avoid: Annotated[
         list[Path] | None,
         typer.Option("--avoid", help="Scenario files or folders: never write a puzzle equal to one of "
                      "them up to symmetry (e.g. --avoid puzzles)."),
     ] = None,
+    as_json: JsonOption = False,
+    parents: ParentsOption = False,
 ) -> None:
     """Write COUNT solver-verified puzzles that each teach the rule THEME.
 
     Every puzzle is proved by the solver, its theme detected in its solution,
     its tempting wrong move refuted, its difficulty rated; no two are the same
     up to symmetry.
+
+    Example: agnes-teach generate --theme tableau.empty --count 4 --seed 1 --out my-puzzles
     """
     if theme not in THEMES:
         raise InputError(f"unknown theme {theme!r} (themes: {', '.join(theme_ids())})")
@@ -62,6 +76,7 @@ def generate_command(
     # Refuse an unusable --out before the (slow) search, not after it.
     if out.exists() and not out.is_dir():
         raise InputError(Problem("is a file; --out needs a folder", str(out)))
+    check_out(out, parents)
     chosen = get_profile(profile)
     why = unavailable(theme, chosen)
     if why is not None:
@@ -92,6 +107,8 @@ def generate_command(
         raise InputError(Problem(f"cannot write the puzzles: {exc.strerror or exc}", str(out))) from None
     noun = "puzzle" if len(files) == 1 else "puzzles"
     print(f"wrote {len(files)} {noun} to {out}", file=sys.stderr)
+    if as_json:
+        print(json.dumps({"written": [str(out / name) for name, _ in files]}))
 
 
 def _stderr_console():  # type: ignore[no-untyped-def]

@@ -12,18 +12,19 @@ import yaml
 
 from .. import i18n
 from ..checker import DEFAULT_BUDGET, check_scenario
-from ..deal import MAX_SEED, deal
+from ..deal import MAX_SEED
 from ..engine import legal_moves
 from ..errors import InputError, Problem
-from ..profile import get_profile
 from ..scenario import load_scenario, parse_moves, scenario_files
 from ..yamlio import Locator
 from . import app, input_errors
-
-ProfileOption = Annotated[
-    str, typer.Option("--profile", "-p", help="Variant profile (bernauer, morehead, parlett, agnes-ru, "
-                      "reserve-last-deal).")
-]
+from .options import (
+    JsonOption,
+    LangOption,
+    OptionalProfileOption,
+    PySolFCOption,
+    chosen_position,
+)
 
 
 def dump_yaml(data: Any) -> str:
@@ -40,16 +41,24 @@ def dump_yaml(data: Any) -> str:
 @app.command("deal", context_settings={"ignore_unknown_options": True})
 @input_errors
 def deal_command(
-    seed: Annotated[
-        int, typer.Argument(help="Deal number, 0 to 2147483647 (see the README for the shuffle).")
-    ],
-    profile: ProfileOption = "bernauer",
+    number: Annotated[
+        int | None,
+        typer.Argument(metavar="N", help=f"Deal number, 0 to {MAX_SEED} (the README gives the shuffle)."),
+    ] = None,
+    pysolfc: PySolFCOption = None,
+    profile: OptionalProfileOption = None,
+    as_json: JsonOption = False,
 ) -> None:
-    """Print the starting position of deal number SEED as YAML."""
-    if not 0 <= seed <= MAX_SEED:
-        raise InputError(f"deal number {seed} is out of range (0 to {MAX_SEED})")
-    position = deal(seed, get_profile(profile))
-    sys.stdout.write(f"# deal {seed}, profile {position.profile.id}\n")
+    """Print the starting position of deal number N (or of a PySolFC game) as YAML.
+
+    Example: agnes-teach deal 123 > deal123.yaml; agnes-teach deal --pysolfc 12345
+    """
+    position = chosen_position(None, number, pysolfc, profile)
+    if as_json:
+        print(json.dumps(position.to_data(), ensure_ascii=False))
+        return
+    what = f"PySolFC game {pysolfc}" if pysolfc is not None else f"deal {number}"
+    sys.stdout.write(f"# {what}, profile {position.profile.id}\n")
     sys.stdout.write(dump_yaml(position.to_data()))
 
 
@@ -57,9 +66,12 @@ def deal_command(
 @input_errors
 def moves_command(
     file: Annotated[Path, typer.Argument(help="A position file, or a scenario file with position:.")],
-    as_json: Annotated[bool, typer.Option("--json", help="One JSON object on stdout.")] = False,
+    as_json: JsonOption = False,
 ) -> None:
-    """List the legal moves of the position in FILE."""
+    """List the legal moves of the position in FILE.
+
+    Example: agnes-teach moves deal123.yaml --json
+    """
     scenario = load_scenario(file)
     moves = [str(m) for m in legal_moves(scenario.position)]
     if as_json:
@@ -76,8 +88,8 @@ def check_command(
     solution: Annotated[
         str | None, typer.Option("--solution", help="A claimed solution to check against every file.")
     ] = None,
-    as_json: Annotated[bool, typer.Option("--json", help="One JSON object on stdout.")] = False,
-    lang: Annotated[str, typer.Option("--lang", help="Language of the messages.")] = "en",
+    as_json: JsonOption = False,
+    lang: LangOption = "en",
     budget: Annotated[
         float, typer.Option("--budget", help="Seconds the solver may spend on each claim it proves.")
     ] = DEFAULT_BUDGET,
@@ -85,8 +97,9 @@ def check_command(
     """Validate scenarios and verify every claim, a claimed solution included.
 
     Exit 0 when every claim holds, 1 when one fails (or is not proved), 2 for bad input.
+
+    Example: agnes-teach check puzzles/ --lang ru
     """
-    i18n.check_lang(lang)
     if budget <= 0:
         raise InputError("--budget must be a positive number of seconds")
     extra = parse_moves(solution, Locator("--solution", None)) if solution is not None else None

@@ -2,19 +2,28 @@
 
 from __future__ import annotations
 
+import json
 import sys
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from importlib import resources
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Literal
 
 import typer
 
-from .. import i18n
 from ..errors import InputError
 from ..profile import DEFAULT_PROFILE, get_profile
 from . import app, input_errors
+from .options import (
+    JsonOption,
+    LangOption,
+    LanguagesOption,
+    ParentsOption,
+    ProfileOption,
+    check_out,
+    language_list,
+)
 
 
 @contextmanager
@@ -35,13 +44,12 @@ def _progress(label: str, total: int | None) -> Iterator[Callable[[str], None]]:
         yield step
 
 
-def _languages(text: str) -> list[str]:
-    langs = [part.strip() for part in text.split(",") if part.strip()]
-    if not langs:
-        raise InputError("--lang needs at least one language")
-    for lang in langs:
-        i18n.check_lang(lang)
-    return list(dict.fromkeys(langs))
+def _report(written: list[Path], as_json: bool) -> None:
+    if as_json:
+        print(json.dumps({"written": [str(p) for p in written]}))
+    else:
+        for path in written:
+            print(path)
 
 
 @app.command("sheet")
@@ -49,51 +57,56 @@ def _languages(text: str) -> list[str]:
 def sheet_command(
     paths: Annotated[list[str], typer.Argument(help="Scenario files, or folders to search for *.yaml.")],
     out: Annotated[Path, typer.Option("--out", help="The PDF file to write.")],
-    lang: Annotated[str, typer.Option("--lang", help="Language of the worksheet (en, ru, es).")] = "en",
-    paper: Annotated[str, typer.Option("--paper", help="Paper size: a4 or letter.")] = "a4",
+    lang: LangOption = "en",
+    paper: Annotated[Literal["a4", "letter"], typer.Option("--paper", help="Paper size.")] = "a4",
     answers: Annotated[
-        str,
+        Literal["appendix", "none", "separate"],
         typer.Option(
             "--answers",
             help="Answer key: appendix (on its own pages at the end), none, or separate "
             "(a second file, NAME-answers.pdf).",
         ),
     ] = "appendix",
+    as_json: JsonOption = False,
+    parents: ParentsOption = False,
 ) -> None:
     """Print a worksheet PDF: one diagram per puzzle, its task, room to write, and an answer key.
 
     Nothing is written unless every puzzle loads and every answer replays on the engine.
+
+    Example: agnes-teach sheet puzzles/demo --lang ru --out worksheet-ru.pdf
     """
     from ..render.sheet import build_sheet
 
-    i18n.check_lang(lang)
+    check_out(out, parents)
     with _progress("sheet", None) as step:
-        written = build_sheet(paths, lang, out, paper=paper.lower(), answers=answers.lower(), progress=step)
-    for path in written:
-        print(path)
+        written = build_sheet(paths, lang, out, paper=paper, answers=answers, progress=step)
+    _report(written, as_json)
 
 
 @app.command("guide")
 @input_errors
 def guide_command(
     out: Annotated[Path, typer.Option("--out", help="The folder to write the site into.")],
-    lang: Annotated[str, typer.Option("--lang", help="Languages, comma-separated: ru,es,en.")] = "en,ru,es",
-    profile: Annotated[
-        str, typer.Option("--profile", help="The variant whose rules the guide states.")
-    ] = DEFAULT_PROFILE,
+    lang: LanguagesOption = "en,ru,es",
+    profile: ProfileOption = DEFAULT_PROFILE,
+    as_json: JsonOption = False,
+    parents: ParentsOption = False,
 ) -> None:
     """Build the offline HTML rules guide and FAQ: one page per language, with a language switcher.
 
     Every worked example is replayed on the engine while the guide is built.
+
+    Example: agnes-teach guide --lang ru,es,en --out build/guide --parents
     """
     from ..render.guide import build_guide
 
-    langs = _languages(lang)
+    langs = language_list(lang)
     prof = get_profile(profile)
+    check_out(out, parents)
     with _progress("guide", len(langs)) as step:
         written = build_guide(langs, out, prof, progress=step)
-    for path in written:
-        print(path)
+    _report(written, as_json)
 
 
 DEMO_PUZZLES = "puzzles/demo"
@@ -115,18 +128,25 @@ def _demo_puzzles() -> Path:
 @input_errors
 def demo_command(
     out: Annotated[Path, typer.Option("--out", help="The folder to write into.")] = Path("build"),
-    lang: Annotated[str, typer.Option("--lang", help="Worksheet languages, comma-separated.")] = "en,ru,es",
+    lang: LanguagesOption = "en,ru,es",
+    as_json: JsonOption = False,
+    parents: ParentsOption = False,
 ) -> None:
-    """Build the demo: worksheet PDFs from the fixed demo puzzles and the guide for ru, es and en."""
+    """Build the demo: worksheet PDFs from the fixed demo puzzles (one per --lang) and the guide.
+
+    Run it from the repository root, which holds puzzles/demo/.
+
+    Example: agnes-teach demo --out build
+    """
     from ..render.guide import build_guide
     from ..render.sheet import build_sheet
 
-    langs = _languages(lang)
+    langs = language_list(lang)
+    check_out(out, parents)
     puzzles = _demo_puzzles()
     written: list[Path] = []
     with _progress("demo", None) as step:
         for code in langs:
             written += build_sheet([str(puzzles)], code, out / f"worksheet-{code}.pdf", progress=step)
         written += build_guide(["ru", "es", "en"], out / "guide", get_profile(DEFAULT_PROFILE), progress=step)
-    for path in written:
-        print(path)
+    _report(written, as_json)

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import math
 import multiprocessing
 import sys
 from pathlib import Path
@@ -14,30 +13,40 @@ import typer
 from ..deal import MAX_SEED, deal
 from ..errors import InputError, Problem
 from ..profile import get_profile
-from ..scenario import load_scenario
 from ..solver import SolveResult, solve
+from ..stats import wilson
 from . import app, input_errors
+from .options import (
+    DealOption,
+    JsonOption,
+    OptionalProfileOption,
+    ParentsOption,
+    PositionFileArgument,
+    ProfileOption,
+    PySolFCOption,
+    check_budget,
+    check_out,
+    chosen_position,
+)
 
 DEFAULT_SOLVE_BUDGET = 10.0
+
+
+# Exit codes of `solve` (formats.md): the verdict, so scripts can branch on it.
+SOLVE_EXIT = {"won": 0, "lost": 1, "unknown": 3}
 
 
 @app.command("solve")
 @input_errors
 def solve_command(
-    file: Annotated[
-        Path | None, typer.Argument(help="A position file, or a scenario file with position:.")
-    ] = None,
-    deal_number: Annotated[
-        int | None, typer.Option("--deal", help="Solve the starting position of this deal number.")
-    ] = None,
-    profile: Annotated[
-        str, typer.Option("--profile", "-p", help="Variant profile for --deal (bernauer, morehead, parlett, "
-                          "agnes-ru, reserve-last-deal).")
-    ] = "bernauer",
+    file: PositionFileArgument = None,
+    deal_number: DealOption = None,
+    pysolfc: PySolFCOption = None,
+    profile: OptionalProfileOption = None,
     budget: Annotated[
         float, typer.Option("--budget", help="Seconds the solver may spend before answering unknown.")
     ] = DEFAULT_SOLVE_BUDGET,
-    as_json: Annotated[bool, typer.Option("--json", help="One JSON object on stdout.")] = False,
+    as_json: JsonOption = False,
     no_prune: Annotated[
         bool, typer.Option("--no-prune", help="Switch off every pruning and dominance rule (slow).")
     ] = False,
@@ -45,26 +54,21 @@ def solve_command(
     """Decide a position: won (with a solution), lost, or unknown within the budget.
 
     The solver knows the order of the stock, as every published patience
-    solver does.  Exit 0 for any verdict, 2 for bad input.
+    solver does (for advice without that knowledge, see hint --fair).
+    Exit 0 won, 1 lost, 3 unknown, 2 bad input.
+
+    Example: agnes-teach solve --deal 123 --budget 30 --json
     """
-    if budget <= 0 or not math.isfinite(budget):
-        raise InputError("--budget must be a positive number of seconds")
-    if (file is None) == (deal_number is None):
-        raise InputError("give either a position FILE or --deal N, not both and not neither")
-    if deal_number is not None:
-        if not 0 <= deal_number <= MAX_SEED:
-            raise InputError(f"deal number {deal_number} is out of range (0 to {MAX_SEED})")
-        position = deal(deal_number, get_profile(profile))
-    else:
-        assert file is not None
-        position = load_scenario(file).position
+    check_budget(budget)
+    position = chosen_position(file, deal_number, pysolfc, profile)
     result = solve(position, seconds=budget, prune=not no_prune)
     if as_json:
         print(json.dumps(result.to_json()))
-        return
-    print(f"{result.status} ({result.nodes} states, {result.seconds:.2f} s)")
-    if result.status == "won":
-        print(" ".join(str(m) for m in result.solution))
+    else:
+        print(f"{result.status} ({result.nodes} states, {result.seconds:.2f} s)")
+        if result.status == "won":
+            print(" ".join(str(m) for m in result.solution))
+    raise typer.Exit(SOLVE_EXIT[result.status])
 
 
 # ------------------------------------------------------------------ survey
@@ -87,17 +91,6 @@ def parse_deal_ranges(text: str) -> list[int]:
             raise InputError(f"--deals: {part!r} is not a range of deal numbers (0 to {MAX_SEED})")
         out.update(range(low, high + 1))
     return sorted(out)
-
-
-def wilson(successes: int, total: int, z: float = 1.959964) -> tuple[float, float]:
-    """The Wilson score interval (95% by default) for a proportion."""
-    if total == 0:
-        return (0.0, 1.0)
-    p = successes / total
-    denom = 1 + z * z / total
-    centre = (p + z * z / (2 * total)) / denom
-    half = z * math.sqrt(p * (1 - p) / total + z * z / (4 * total * total)) / denom
-    return (max(0.0, centre - half), min(1.0, centre + half))
 
 
 def _solve_deal(job: tuple[int, str, float]) -> dict[str, Any]:
@@ -190,20 +183,20 @@ def survey_command(
                                       "deals already in it are skipped (resume).")],
     budget: Annotated[float, typer.Option("--budget", help="Seconds per deal.")] = DEFAULT_SOLVE_BUDGET,
     workers: Annotated[int, typer.Option("--workers", help="Parallel processes.")] = 1,
-    profile: Annotated[
-        str, typer.Option("--profile", "-p", help="Variant profile (bernauer, morehead, parlett, agnes-ru, "
-                          "reserve-last-deal).")
-    ] = "bernauer",
-    as_json: Annotated[bool, typer.Option("--json", help="Print the summary as one JSON object.")] = False,
+    profile: ProfileOption = "bernauer",
+    as_json: JsonOption = False,
+    parents: ParentsOption = False,
 ) -> None:
     """Solve many deals with full knowledge of the stock and report the win rate.
 
     Prints the share of won deals among decided ones with a 95% Wilson
     interval, the same over all deals with unknowns counted both ways, and
     how many deals stayed unknown within the budget.
+
+    Example: agnes-teach survey --deals 1-100 --budget 5 --workers 2 --out survey.jsonl
     """
-    if budget <= 0 or not math.isfinite(budget):
-        raise InputError("--budget must be a positive number of seconds")
+    check_budget(budget)
+    check_out(out, parents)
     if workers < 1:
         raise InputError("--workers must be at least 1")
     get_profile(profile)
@@ -214,6 +207,7 @@ def survey_command(
     statuses = {n: done[n] for n in wanted if n in done}
     if todo:
         try:
+            out.parent.mkdir(parents=True, exist_ok=True)
             handle = out.open("a", encoding="utf-8")
         except OSError as exc:
             raise InputError(Problem(f"cannot write the survey file: {exc}", str(out))) from None

@@ -4,14 +4,13 @@ from __future__ import annotations
 
 import os
 import shutil
-import tempfile
 from pathlib import Path
 from typing import Any
 
 import yaml
 
 from .. import i18n
-from ..outputs import registered
+from ..outputs import registered, staging_folder
 from .core import GENERATOR_VERSION, Puzzle
 
 TITLE_LANGS = ("en", "ru", "es")
@@ -80,7 +79,7 @@ def to_yaml(data: dict[str, Any]) -> str:
 def write_puzzles(files: list[tuple[str, str]], out: Path) -> None:
     """Write (name, text) files into `out` all at once: a temporary folder first, then moved."""
     out.parent.mkdir(parents=True, exist_ok=True)
-    tmp = Path(tempfile.mkdtemp(prefix=".generate-", dir=out.parent))
+    tmp = staging_folder(out.parent, ".generate-")
     with registered(tmp):
         try:
             for name, text in files:

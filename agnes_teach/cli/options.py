@@ -1,0 +1,132 @@
+"""Options shared by the commands, so that one option name means one thing everywhere.
+
+The conventions (README, "Command-line conventions"): a closed set is a choice
+(shell completion offers it, a typo is refused with the list); ``--profile``,
+``--lang``, ``--budget``, ``--json``, ``--out`` and ``--parents`` are declared
+here once; a deal is named by ``N`` (the ``deal`` argument), ``--deal N`` or
+``--pysolfc GAME`` wherever a command also takes a FILE.
+"""
+
+from __future__ import annotations
+
+import math
+from enum import StrEnum
+from pathlib import Path
+from typing import TYPE_CHECKING, Annotated
+
+import typer
+
+from .. import i18n
+from ..deal import MAX_SEED, deal
+from ..errors import InputError, Problem
+from ..position import Position
+from ..profile import DEFAULT_PROFILE, get_profile, profile_ids
+from ..scenario import load_scenario
+
+if TYPE_CHECKING:
+    # At run time these are enums built from the shipped data (profiles, catalogues), so a
+    # new profile file is a new choice without a code change; their members are strs.
+    ProfileName = str
+    Language = str
+else:
+    ProfileName = StrEnum("ProfileName", [(p, p) for p in profile_ids()])
+    Language = StrEnum("Language", [(lang, lang) for lang in i18n.languages()])
+
+ProfileOption = Annotated[
+    ProfileName, typer.Option("--profile", "-p", help="Variant profile (a file in agnes_teach/profiles/).")
+]
+# For commands where the default depends on another option (--pysolfc deals reserve-last-deal).
+OptionalProfileOption = Annotated[
+    ProfileName | None,
+    typer.Option("--profile", "-p", help="Variant profile (default bernauer; reserve-last-deal with "
+                 "--pysolfc)."),
+]
+LangOption = Annotated[Language, typer.Option("--lang", "-l", help="Language of the output.")]
+JsonOption = Annotated[bool, typer.Option("--json", help="One JSON object on stdout instead of text.")]
+ParentsOption = Annotated[
+    bool, typer.Option("--parents", help="Create the folders that --out lies in when they do not exist.")
+]
+DealOption = Annotated[
+    int | None, typer.Option("--deal", metavar="N", help="The starting position of deal number N.")
+]
+PySolFCOption = Annotated[
+    str | None,
+    typer.Option("--pysolfc", metavar="GAME",
+                 help="The starting position of PySolFC's Agnes Bernauer game number GAME."),
+]
+PositionFileArgument = Annotated[
+    Path | None,
+    typer.Argument(metavar="FILE", help="A position file, or a scenario file with position:."),
+]
+
+
+def language_list(text: str) -> list[str]:
+    """``ru,es,en`` -> the languages in order, each checked; InputError otherwise."""
+    langs = [part.strip() for part in text.split(",") if part.strip()]
+    if not langs:
+        raise InputError("--lang needs at least one language")
+    for lang in langs:
+        i18n.check_lang(lang)
+    return list(dict.fromkeys(langs))
+
+
+def complete_languages(incomplete: str) -> list[str]:
+    """Shell completion for a comma-separated --lang: the next language after the ones typed."""
+    head, _, last = incomplete.rpartition(",")
+    prefix = head + "," if head else ""
+    taken = set(head.split(",")) if head else set()
+    return [prefix + lang for lang in i18n.languages() if lang.startswith(last) and lang not in taken]
+
+
+LanguagesOption = Annotated[
+    str,
+    typer.Option("--lang", "-l", metavar="LANG[,LANG...]", autocompletion=complete_languages,
+                 help="Languages, comma-separated, from: " + ", ".join(i18n.languages()) + "."),
+]
+
+
+def check_budget(budget: float) -> float:
+    if budget <= 0 or not math.isfinite(budget):
+        raise InputError("--budget must be a positive number of seconds")
+    return budget
+
+
+def check_out(out: Path, parents: bool) -> None:
+    """``--out`` into a folder that does not exist is bad input unless ``--parents`` is given.
+
+    The folders are created by the writer, when the run has succeeded, so a failed
+    run leaves nothing behind.
+    """
+    folder = out.absolute().parent
+    if folder.is_dir():
+        return
+    if folder.exists() or any(p.exists() and not p.is_dir() for p in folder.parents):
+        raise InputError(Problem(f"cannot write into {folder}: it is not a folder", str(out)))
+    if not parents:
+        raise InputError(Problem(f"the folder {out.parent} does not exist: create it, or give --parents",
+                                 str(out)))
+
+
+def chosen_position(
+    file: Path | None, deal_number: int | None, pysolfc: str | None, profile: str | None
+) -> Position:
+    """The position a command works on: from FILE, ``--deal N`` or ``--pysolfc GAME`` (exactly one)."""
+    given = [name for name, value in (("FILE", file), ("--deal", deal_number), ("--pysolfc", pysolfc))
+             if value is not None]
+    if len(given) != 1:
+        said = " and ".join(given) if given else "none of them"
+        raise InputError(f"give exactly one of a position FILE, --deal N or --pysolfc GAME (got {said})")
+    if deal_number is not None:
+        if not 0 <= deal_number <= MAX_SEED:
+            raise InputError(f"deal number {deal_number} is out of range (0 to {MAX_SEED})")
+        return deal(deal_number, get_profile(profile or DEFAULT_PROFILE))
+    if pysolfc is not None:
+        from ..pysolfc import PYSOLFC_PROFILE, pysolfc_deal
+
+        return pysolfc_deal(pysolfc, get_profile(profile or PYSOLFC_PROFILE))
+    assert file is not None
+    position = load_scenario(file).position
+    if profile is not None and profile != position.profile.id:
+        raise InputError(Problem(f"--profile {profile} is for --deal and --pysolfc; this file's "
+                                 f"position is a {position.profile.id} position", str(file)))
+    return position

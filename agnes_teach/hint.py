@@ -1,0 +1,146 @@
+"""Hints: every legal first move with its verdict, the best one, and one sentence why.
+
+Two modes, and a hint always says which it used:
+
+* **full** information: the solver knows the order of the stock (as
+  ``solve`` does).  Each first move is solved once (moves that reach the same
+  state up to symmetry are one choice) and is ``won`` (it keeps the win),
+  ``lost`` or ``unknown`` within the budget.
+* **fair**: the order of the stock, the only cards a player cannot see, is
+  unknown.  The position is re-solved after each first move for each of K
+  orders of the hidden cards, sampled at random (seeded; every order when
+  there are at most K), and a move is scored by the share of orders after
+  which it keeps the win, with a 95% Wilson interval.  The real stock order is
+  not among them unless a sample happens to draw it: a hint must not peek.
+
+The best move is the one that keeps the win (in full mode) or keeps it in the
+most orders (fair mode); ties go to a move home, then a move on the table,
+then a deal, since dealing early is the commonest way to lose.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+from . import i18n
+from .moves import Move
+from .position import Position
+from .solver import Status, first_move_verdicts
+from .stats import wilson
+
+Mode = Literal["full", "fair"]
+DEFAULT_SECONDS = 2.0  # full mode: solver budget per first move
+DEFAULT_FAIR_STATES = 20_000  # fair mode: solver budget per move and order, in states (reproducible)
+
+
+@dataclass(frozen=True)
+class MoveHint:
+    """One legal first move and what the solver found after it."""
+
+    move: Move
+    verdict: Status
+    wins: int | None = None  # fair mode: orders after which the move keeps the win
+    lost: int | None = None  # fair mode: orders after which it is proved lost
+    of: int | None = None  # fair mode: orders tried
+
+    def interval(self) -> tuple[float, float] | None:
+        """95% Wilson interval of the share of orders in which the move keeps the win (fair mode)."""
+        return None if self.wins is None or not self.of else wilson(self.wins, self.of)
+
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"move": str(self.move), "verdict": self.verdict}
+        if self.of is not None:
+            low, high = self.interval() or (0.0, 1.0)
+            out |= {"wins": self.wins, "of": self.of, "lost": self.lost,
+                    "interval": [round(low, 4), round(high, 4)]}
+        return out
+
+
+@dataclass
+class Hint:
+    mode: Mode
+    moves: list[MoveHint]
+    best: MoveHint | None
+    reason_id: str
+    exhaustive: bool = False  # fair mode: every order of the hidden cards was tried
+    hidden: int = 0  # cards in the stock
+    seconds: float = 0.0
+    params: dict[str, Any] = field(default_factory=dict)
+
+    def reason(self, lang: str = i18n.DEFAULT_LANG) -> str:
+        """One sentence why the best move is best, in `lang`."""
+        from .render.env import move_words
+
+        values: dict[str, object] = dict(self.params)
+        if self.best is not None:
+            values["move"] = move_words(self.best.move, lang)
+            if self.best.of is not None:
+                low, high = self.best.interval() or (0.0, 1.0)
+                values |= {"wins": self.best.wins, "of": self.best.of,
+                           "low": round(100 * low), "high": round(100 * high)}
+        return i18n.text(lang, "hint", REASONS[self.reason_id], **values)
+
+    def to_json(self, lang: str = i18n.DEFAULT_LANG) -> dict[str, Any]:
+        out: dict[str, Any] = {
+            "mode": self.mode,
+            "moves": [m.to_json() for m in self.moves],
+            "best": str(self.best.move) if self.best else None,
+            "reason": self.reason(lang),
+            "seconds": round(self.seconds, 3),
+        }
+        if self.mode == "fair":
+            out |= {"hidden": self.hidden, "exhaustive": self.exhaustive}
+        return out
+
+
+# Reason id -> English msgid (context "hint"); every one is in the three catalogues.
+REASONS = {
+    "won": "All 52 cards are home: the game is won.",
+    "stuck": "There is no legal move: the game is lost.",
+    "only": "Best: {move}. It is the only move that keeps the win; every other move loses.",
+    "only-proved": "Best: {move}. It is the only move proved to keep the win; "
+                   "some others were not decided within the budget.",
+    "home": "Best: {move}. It keeps the win and puts the card home for good.",
+    "keeps": "Best: {move}. It keeps the win (other moves do too).",
+    "all-lost": "Every move loses: this position cannot be won.",
+    "undecided": "No move was proved to keep the win within the budget; "
+                 "{move} at least was not proved to lose.",
+    "fair-best": "Best: {move}. It keeps the win in {wins} of {of} sampled orders of the hidden cards "
+                 "(95% interval {low}–{high}%); no move does better.",
+    "fair-all": "Best: {move}. It keeps the win in {wins} of all {of} orders of the hidden cards; "
+                "no move does better.",
+    "fair-none": "No move keeps the win in any of the {of} orders of the hidden cards that were tried.",
+}
+
+
+def preference(move: Move) -> tuple[int, Move]:
+    """Ties go to a move home, then a move on the table, then a deal."""
+    return (0 if move.dest == "f" else 2 if move.is_deal else 1, move)
+
+
+def full_hint(pos: Position, *, seconds: float = DEFAULT_SECONDS) -> Hint:
+    """The hint with the stock order known: each first move solved within `seconds`."""
+    start = time.perf_counter()
+    if pos.is_won():
+        return Hint("full", [], None, "won", hidden=len(pos.stock))
+    verdicts = first_move_verdicts(pos, seconds=seconds)
+    status = {m: "won" for m in verdicts.winning} | {m: "lost" for m in verdicts.losing}
+    status |= {m: "unknown" for m in verdicts.unknown}
+    moves = [MoveHint(m, status[m]) for m in sorted(status, key=preference)]  # type: ignore[arg-type]
+    elapsed = time.perf_counter() - start
+    if not moves:
+        return Hint("full", [], None, "stuck", seconds=elapsed)
+    winners = [m for m in moves if m.verdict == "won"]
+    if winners:
+        best = winners[0]
+        if len(verdicts.winning_groups()) == 1:
+            reason = "only" if not verdicts.unknown else "only-proved"
+        else:
+            reason = "home" if best.move.dest == "f" else "keeps"
+        return Hint("full", moves, best, reason, seconds=elapsed)
+    undecided = [m for m in moves if m.verdict == "unknown"]
+    if undecided:
+        return Hint("full", moves, undecided[0], "undecided", seconds=elapsed)
+    return Hint("full", moves, None, "all-lost", seconds=elapsed)
