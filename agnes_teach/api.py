@@ -12,7 +12,8 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from . import checker, engine, hint as hints, yamlio
+from . import checker, engine, yamlio
+from . import hint as hints
 from .deal import deal as _deal
 from .errors import InputError
 from .moves import Move, MoveSyntaxError, parse_move_text

@@ -20,6 +20,7 @@ then a deal, since dealing early is the commonest way to lose.
 
 from __future__ import annotations
 
+import random
 import time
 from dataclasses import dataclass, field
 from typing import Any, Literal
@@ -32,7 +33,7 @@ from .stats import wilson
 
 Mode = Literal["full", "fair"]
 DEFAULT_SECONDS = 2.0  # full mode: solver budget per first move
-DEFAULT_FAIR_STATES = 20_000  # fair mode: solver budget per move and order, in states (reproducible)
+DEFAULT_FAIR_STATES = 5_000  # fair mode: solver budget per move and order, in states (reproducible)
 
 
 @dataclass(frozen=True)
@@ -111,6 +112,7 @@ REASONS = {
                  "(95% interval {low}–{high}%); no move does better.",
     "fair-all": "Best: {move}. It keeps the win in {wins} of all {of} orders of the hidden cards; "
                 "no move does better.",
+    "fair-open": "Best: {move}. Nothing is hidden (the stock is empty), and it keeps the win.",
     "fair-none": "No move keeps the win in any of the {of} orders of the hidden cards that were tried.",
 }
 
@@ -144,3 +146,45 @@ def full_hint(pos: Position, *, seconds: float = DEFAULT_SECONDS) -> Hint:
     if undecided:
         return Hint("full", moves, undecided[0], "undecided", seconds=elapsed)
     return Hint("full", moves, None, "all-lost", seconds=elapsed)
+
+
+def fair_hint(pos: Position, orders: int, *, states: int = DEFAULT_FAIR_STATES, seed: int = 0) -> Hint:
+    """The hint with the stock order unknown: each first move re-solved for `orders` orders of it.
+
+    Each solve gets `states` expanded states (a budget in states, not seconds, so
+    the same call gives the same hint on any machine).  An order after which the
+    solver runs out of budget counts as not keeping the win: the share is a lower
+    bound, and ``lost`` says how many orders were proved lost.
+    """
+    from dataclasses import replace
+
+    from .fairness import first_move_odds
+
+    if orders < 1:
+        raise ValueError("a fair hint needs at least one order of the hidden cards")
+    start = time.perf_counter()
+    if pos.is_won():
+        return Hint("fair", [], None, "won", hidden=len(pos.stock))
+    # The orders tried include the one the position lists; shuffle it first, so the real
+    # order is no likelier to be tried than any other: a hint must not peek at the stock.
+    stock = list(pos.stock)
+    random.Random(f"fair-hint/{seed}").shuffle(stock)
+    odds = first_move_odds(replace(pos, stock=tuple(stock)), limit=orders, sample=orders, seed=seed,
+                           nodes=states)
+    tried = len(odds.orders.positions)
+    moves = []
+    for move, o in odds.odds.items():
+        verdict: Status = "won" if o.won == tried else "lost" if o.lost == tried else "unknown"
+        moves.append(MoveHint(move, verdict, wins=o.won, lost=o.lost, of=tried))
+    # Most wins first; then fewest proved losses; then home, table, deal.
+    moves.sort(key=lambda m: (-(m.wins or 0), m.lost or 0, preference(m.move)))
+    elapsed = time.perf_counter() - start
+    common = {"exhaustive": odds.orders.exhaustive, "hidden": len(pos.stock), "seconds": elapsed,
+              "params": {"of": tried, "n": tried, "hidden": len(pos.stock)}}
+    if not moves:
+        return Hint("fair", [], None, "stuck", **common)  # type: ignore[arg-type]
+    best = moves[0]
+    if not best.wins:
+        return Hint("fair", moves, None, "fair-none", **common)  # type: ignore[arg-type]
+    reason = "fair-open" if not pos.stock else "fair-all" if odds.orders.exhaustive else "fair-best"
+    return Hint("fair", moves, best, reason, **common)  # type: ignore[arg-type]

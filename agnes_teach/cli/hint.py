@@ -8,7 +8,7 @@ from typing import Annotated
 import typer
 
 from .. import i18n
-from ..hint import DEFAULT_SECONDS, Hint, full_hint
+from ..hint import DEFAULT_FAIR_STATES, DEFAULT_SECONDS, Hint, fair_hint, full_hint
 from . import app, input_errors
 from .options import (
     DealOption,
@@ -31,19 +31,35 @@ def hint_command(
     profile: OptionalProfileOption = None,
     lang: LangOption = "en",
     as_json: JsonOption = False,
+    fair: Annotated[
+        int | None,
+        typer.Option("--fair", metavar="K", min=1,
+                     help="Fair mode: the stock order unknown; score each move over K sampled orders of the "
+                     "hidden cards."),
+    ] = None,
     budget: Annotated[
-        float, typer.Option("--budget", help="Seconds the solver may spend after each first move.")
+        float, typer.Option("--budget", help="Full mode: seconds the solver may spend after each first move.")
     ] = DEFAULT_SECONDS,
+    states: Annotated[
+        int, typer.Option("--states", min=1, help="Fair mode: solver states per move and order.")
+    ] = DEFAULT_FAIR_STATES,
+    seed: Annotated[int, typer.Option("--seed", min=0, help="Fair mode: which sample of orders.")] = 0,
 ) -> None:
     """Each legal first move with its verdict (keeps the win, loses, undecided), and the best one with why.
 
-    Full information: the solver knows the order of the stock.
+    Full information by default: the solver knows the order of the stock.
+    With --fair K the order is unknown, as it is to a player: each move is
+    scored by the share of K sampled orders of the hidden cards after which
+    it keeps the win, with a 95% interval.
 
-    Example: agnes-teach hint --deal 123 --lang ru
+    Example: agnes-teach hint --deal 123 --fair 20 --lang ru
     """
     check_budget(budget)
     position = chosen_position(file, deal_number, pysolfc, profile)
-    hint = full_hint(position, seconds=budget)
+    if fair is not None:
+        hint = fair_hint(position, fair, states=states, seed=seed)
+    else:
+        hint = full_hint(position, seconds=budget)
     if as_json:
         print(json.dumps(hint.to_json(lang), ensure_ascii=False))
         return
@@ -54,13 +70,19 @@ def render_hint(hint: Hint, lang: str) -> str:
     from ..render.env import move_words
 
     t = i18n.text
-    lines = [t(lang, "hint", MODE_LINES[hint.mode])]
+    lines = [t(lang, "hint", MODE_LINES[hint.mode], hidden=hint.hidden,
+               n=hint.moves[0].of if hint.moves and hint.moves[0].of is not None else 0)]
     words = {"won": t(lang, "hint", "keeps the win"), "lost": t(lang, "hint", "loses"),
              "unknown": t(lang, "hint", "undecided")}
     width = max((len(str(m.move)) for m in hint.moves), default=0)
     for m in hint.moves:
         mark = "*" if hint.best is not None and m.move == hint.best.move else " "
-        line = f"{mark} {str(m.move):<{width}}  {words[m.verdict]}"
+        if m.of is not None:
+            low, high = m.interval() or (0.0, 1.0)
+            score = f"{m.wins:>3}/{m.of}  {round(100 * low):>3}–{round(100 * high)}%"
+            line = f"{mark} {str(m.move):<{width}}  {score}"
+        else:
+            line = f"{mark} {str(m.move):<{width}}  {words[m.verdict]}"
         lines.append(f"{line}  ({move_words(m.move, lang)})")
     lines.append(hint.reason(lang))
     return "\n".join(lines)

@@ -1,0 +1,62 @@
+"""The Python API: ``import agnes_teach as at``."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+import agnes_teach as at
+
+REPO = Path(__file__).resolve().parent.parent
+
+
+def test_the_top_level_names() -> None:
+    for name in ("deal", "parse_position", "legal_moves", "apply_move", "solve", "check", "hint",
+                 "pysolfc_deal", "Position", "Move", "InputError", "IllegalMoveError", "__version__"):
+        assert hasattr(at, name), name
+
+
+def test_reprs_are_short_and_use_card_symbols() -> None:
+    pos = at.deal(1)
+    text = repr(pos)
+    assert text.startswith("Position(bernauer, base 10, f 10♥, t 7♠ | 7♦ 9♣ |") and text.endswith("stock 16)")
+    assert len(text) < 300 and "Card" not in text
+    assert repr(at.legal_moves(pos)[0]) == "Move(4♥>t3)"
+    assert repr(pos.profile) == "Profile('bernauer')"
+    assert str(pos).splitlines()[:3] == ["bernauer, base 10", "f:  10♥", "t1: 7♠"]
+
+
+def test_moves_as_text_and_errors_as_values() -> None:
+    pos = at.deal(1)
+    after = at.apply_move(pos, "4H>t3")
+    assert after.tableau[2][-1] == at.move(pos, "4H>t3").card
+    with pytest.raises(at.IllegalMoveError) as refused:
+        at.apply_move(after, "9S>t1")
+    assert refused.value.refusal.rule == "tableau.build"
+    with pytest.raises(at.InputError):
+        at.apply_move(pos, "4H>>t3")
+
+
+def test_parse_position_from_text_or_mapping() -> None:
+    data = at.deal(7).to_data()
+    assert at.parse_position(data) == at.deal(7)
+    import yaml
+
+    assert at.parse_position(yaml.safe_dump(data)) == at.deal(7)
+    with pytest.raises(at.InputError, match="missing cards"):
+        at.parse_position({**data, "stock": []})
+
+
+def test_solve_check_and_hint() -> None:
+    result = at.solve(at.deal(3), seconds=20)
+    assert result.status == "won"
+    checked = at.check(REPO / "puzzles/handmade/section-08.yaml")
+    assert checked.ok
+    hint = at.hint(at.parse_position((REPO / "puzzles/generated/tableau.wrap/tableau-wrap-s104-001.yaml")
+                                     .read_text("utf-8")))
+    assert hint.best is not None and str(hint.best.move) == "KD>t6"
+
+
+def test_pysolfc_deal() -> None:
+    assert at.pysolfc_deal(123).profile.id == "reserve-last-deal"
