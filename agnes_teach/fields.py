@@ -38,6 +38,7 @@ MAX_PILE = 52
 MAX_PILES = 16
 MAX_TEXT = 2000
 MAX_MOVES_TEXT = 20 * MAX_MOVES
+MAX_LIST = MAX_MOVES  # no list or mapping in these files holds more entries
 
 # Patterns shared by the schema and the parsers' tests (tests/test_fields.py
 # checks that a text matches a pattern exactly when the parser accepts it).
@@ -248,7 +249,7 @@ class PileShape(Shape):
             if len(tokens) > MAX_PILE:
                 return f"holds {len(tokens)} cards; a pile holds at most {MAX_PILE}"
             bad: list[str] = []
-            for token in tokens:
+            for token in tokens[:MAX_PILE + 1]:
                 try:
                     one_card = isinstance(value, str) or _full_match(CARD_PATTERN, token)
                     if isinstance(token, str) and one_card:
@@ -258,7 +259,7 @@ class PileShape(Shape):
                 except CardError as exc:
                     bad.append(str(exc))
             if bad:
-                more = f"; and {len(bad) - 3} more cards that are not cards" if len(bad) > 3 else ""
+                more = "; and more cards that are not cards" if len(bad) > 3 else ""
                 return "; ".join(bad[:3]) + more
         return f"must be {self.expects}; here it is {describe(value)}"
 
@@ -691,13 +692,17 @@ class Issue:
     message: str
 
 
-def _non_text_keys(data: object) -> list[Issue]:
-    """Mapping keys that are not text (``no:`` reads as false, ``1:`` as a number)."""
+def _walk_issues(data: object) -> list[Issue]:
+    """Before the schema: mapping keys that are not text (``no:`` reads as false, ``1:`` as a
+    number), and lists or mappings too long for any field (their every entry would be an error)."""
     found: list[Issue] = []
     stack: list[tuple[object, Path_]] = [(data, ())]
     while stack:
         node, at = stack.pop()
-        if isinstance(node, dict):
+        if isinstance(node, (dict, list)) and len(node) > MAX_LIST:
+            found.append(Issue(at, _prefix(at, f"has {len(node)} entries; no list or mapping in these "
+                                               f"files holds more than {MAX_LIST}")))
+        elif isinstance(node, dict):
             for key, value in node.items():
                 if not isinstance(key, str):
                     found.append(Issue(at, _prefix(at, f"the key {key!r} must be text: put it in quotes")))
@@ -756,9 +761,9 @@ def _root_shape(data: object, which: str) -> Record:
 
 def shape_issues(data: object, which: str = "file") -> list[Issue]:
     """Every shape problem of a loaded file (``which="file"``) or position, once each; [] if none."""
-    keys = _non_text_keys(data)
-    if keys:
-        return keys
+    early = _walk_issues(data)
+    if early:
+        return early
     root = _root_shape(data, which)
     issues: dict[Path_, Issue] = {}
     for error in _validator(which).iter_errors(data):

@@ -52,3 +52,38 @@ def staging_folder(parent: Path, prefix: str) -> Path:
     folder = Path(tempfile.mkdtemp(prefix=prefix, dir=parent))
     usual_mode(folder)
     return folder
+
+
+class Interrupted(BaseException):
+    """SIGINT or SIGTERM arrived inside an ``interruptible()`` block.
+
+    A BaseException, like KeyboardInterrupt, so ``except Exception`` does not
+    swallow it.
+    """
+
+    def __init__(self, signum: int) -> None:
+        super().__init__(signum)
+        self.signum = signum
+
+
+_graceful = [0]  # depth of interruptible() blocks
+
+
+@contextmanager
+def interruptible() -> Iterator[None]:
+    """Inside this block a stop signal raises Interrupted instead of ending the process at once.
+
+    For commands that wait on worker processes and own a file that must stay
+    whole (``survey``): they stop the workers, close the file and exit with
+    128 + the signal's number.  Only use it where the main thread waits in
+    Python code, never inside a library's callbacks.
+    """
+    _graceful[0] += 1
+    try:
+        yield
+    finally:
+        _graceful[0] -= 1
+
+
+def stop_gracefully() -> bool:
+    return _graceful[0] > 0

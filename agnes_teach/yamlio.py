@@ -8,6 +8,8 @@ and indexes back to a line, so problems can name it.
 
 from __future__ import annotations
 
+import os
+import stat
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -16,7 +18,7 @@ import yaml
 
 from .errors import InputError, Problem
 
-MAX_BYTES = 2_000_000
+MAX_BYTES = 2_000_000  # agnes_teach.limits says why
 # Positions and scenarios nest four levels at most.  The event scan refuses deeper
 # documents before anything is composed: the pure-Python scanner is quadratic in
 # flow depth, and composing recurses.
@@ -136,20 +138,41 @@ def loads(text: str, file: str | None = None) -> tuple[Any, Locator]:
     return data, Locator(file, root)
 
 
-def load_file(path: str | Path) -> tuple[Any, Locator]:
-    """Read and parse a YAML file; InputError naming the file on any problem."""
+def read_limited(path: str | Path, limit: int = MAX_BYTES) -> bytes:
+    """The bytes of a regular file of at most `limit` bytes; InputError otherwise.
+
+    The kind and size are checked before anything is read: a FIFO would block,
+    and a device such as /dev/zero never ends.
+    """
     name = str(path)
-    p = Path(path)
     try:
-        if p.is_dir():
+        info = os.stat(path)
+        if stat.S_ISDIR(info.st_mode):
             raise InputError(Problem("is a folder, not a file", name))
-        raw = p.read_bytes()
+        if not stat.S_ISREG(info.st_mode):
+            raise InputError(Problem("is not a regular file (a pipe, socket or device); "
+                                     "name a file", name))
+        if info.st_size > limit:
+            raise InputError(Problem(f"too large ({info.st_size} bytes; at most {limit})", name))
+        # O_NONBLOCK: should the file be swapped for a FIFO after the check, opening does not hang.
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+        with os.fdopen(fd, "rb") as handle:
+            if not stat.S_ISREG(os.fstat(handle.fileno()).st_mode):
+                raise InputError(Problem("is not a regular file", name))
+            raw = handle.read(limit + 1)
     except FileNotFoundError:
         raise InputError(Problem("no such file", name)) from None
     except OSError as exc:
         raise InputError(Problem(f"cannot read: {exc.strerror}", name)) from None
-    if len(raw) > MAX_BYTES:
-        raise InputError(Problem(f"too large ({len(raw)} bytes; at most {MAX_BYTES})", name))
+    if len(raw) > limit:  # it grew after the check
+        raise InputError(Problem(f"too large (more than {limit} bytes)", name))
+    return raw
+
+
+def load_file(path: str | Path) -> tuple[Any, Locator]:
+    """Read and parse a YAML file; InputError naming the file on any problem."""
+    name = str(path)
+    raw = read_limited(path)
     if b"\x00" in raw:
         raise InputError(Problem("binary data, not a YAML text file", name))
     try:

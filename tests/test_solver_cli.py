@@ -147,4 +147,4 @@ def test_wilson_interval_matches_known_values() -> None:
 
 
 def test_deal_ranges() -> None:
-    assert solve_cli.parse_deal_ranges("1-3,7,5-6") == [1, 2, 3, 5, 6, 7]
+    assert list(solve_cli.parse_deal_ranges("1-3,7,5-6")) == [1, 2, 3, 5, 6, 7]

@@ -7,6 +7,7 @@ Each command lives in a module of this package and registers itself on
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import importlib
 import os
@@ -19,7 +20,8 @@ import typer
 
 from .. import __version__
 from ..errors import InputError
-from ..outputs import remove_pending
+from ..limits import MAX_PROBLEMS_SHOWN
+from ..outputs import Interrupted, remove_pending, stop_gracefully
 
 app = typer.Typer(
     name="agnes-teach",
@@ -64,6 +66,16 @@ P = ParamSpec("P")
 R = TypeVar("R")
 
 
+def report(exc: InputError) -> None:
+    """Print an InputError's problems on stderr: at most MAX_PROBLEMS_SHOWN, then how many more."""
+    shown = exc.problems[:MAX_PROBLEMS_SHOWN]
+    for problem in shown:
+        print(f"agnes-teach: {problem}", file=sys.stderr)
+    rest = len(exc.problems) - len(shown)
+    if rest:
+        print(f"agnes-teach: ... and {rest} more problems (fix these first)", file=sys.stderr)
+
+
 def input_errors(func: Callable[P, R]) -> Callable[P, R]:
     """Turn InputError into a clear message on stderr and exit code 2."""
 
@@ -72,20 +84,30 @@ def input_errors(func: Callable[P, R]) -> Callable[P, R]:
         try:
             return func(*args, **kwargs)
         except InputError as exc:
-            for problem in exc.problems:
-                print(f"agnes-teach: {problem}", file=sys.stderr)
+            report(exc)
             raise typer.Exit(2) from None
 
     return wrapper
 
 
-def _exit_on_sigterm(signum: int, frame: object) -> None:
+def _on_stop_signal(signum: int, frame: object) -> None:
+    if stop_gracefully():
+        # survey: it stops its workers and closes its file itself (agnes_teach.outputs).
+        raise Interrupted(signum)
     # Remove the run's temporary outputs and exit at once: an exception raised here
-    # could be swallowed by a callback the signal interrupted (see agnes_teach.outputs).
+    # could be swallowed by a callback the signal interrupted (WeasyPrint has such
+    # callbacks, and Ctrl-C during a worksheet used to be lost there).
     remove_pending()
+    with contextlib.suppress(Exception):
+        os.write(2, b"agnes-teach: interrupted; nothing was written\n")
     os._exit(128 + signum)
 
 
 def main() -> None:
-    signal.signal(signal.SIGTERM, _exit_on_sigterm)
+    signal.signal(signal.SIGTERM, _on_stop_signal)
+    signal.signal(signal.SIGINT, _on_stop_signal)
+    # A file name that is not UTF-8 (kept as surrogate escapes) must not crash a print.
+    for stream in (sys.stdout, sys.stderr):
+        with contextlib.suppress(AttributeError, ValueError):
+            stream.reconfigure(errors="backslashreplace")  # type: ignore[union-attr]
     load_commands()()

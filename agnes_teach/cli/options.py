@@ -9,7 +9,6 @@ here once; a deal is named by ``N`` (the ``deal`` argument), ``--deal N`` or
 
 from __future__ import annotations
 
-import math
 from enum import StrEnum
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
@@ -19,6 +18,7 @@ import typer
 from .. import i18n
 from ..deal import MAX_SEED, deal
 from ..errors import InputError, Problem
+from ..limits import budget_seconds
 from ..position import Position
 from ..profile import DEFAULT_PROFILE, get_profile, profile_ids
 from ..scenario import load_scenario
@@ -86,9 +86,8 @@ LanguagesOption = Annotated[
 
 
 def check_budget(budget: float) -> float:
-    if budget <= 0 or not math.isfinite(budget):
-        raise InputError("--budget must be a positive number of seconds")
-    return budget
+    """A finite budget above 0 and at most a day (agnes_teach.limits)."""
+    return budget_seconds(budget)
 
 
 def check_out(out: Path, parents: bool) -> None:

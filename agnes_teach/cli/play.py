@@ -15,6 +15,7 @@ from ..checker import DEFAULT_BUDGET, check_scenario
 from ..deal import MAX_SEED
 from ..engine import legal_moves
 from ..errors import InputError, Problem
+from ..limits import budget_seconds
 from ..scenario import load_scenario, parse_moves, scenario_files
 from ..yamlio import Locator
 from . import app, input_errors
@@ -100,8 +101,7 @@ def check_command(
 
     Example: agnes-teach check puzzles/ --lang ru
     """
-    if budget <= 0:
-        raise InputError("--budget must be a positive number of seconds")
+    budget_seconds(budget)
     extra = parse_moves(solution, Locator("--solution", None)) if solution is not None else None
     files = scenario_files(paths)
     if not files:

@@ -2,9 +2,16 @@
 
 from __future__ import annotations
 
+import bisect
+import fcntl
 import json
 import multiprocessing
+import queue
+import signal
 import sys
+from collections import Counter
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -12,6 +19,8 @@ import typer
 
 from ..deal import MAX_SEED, deal
 from ..errors import InputError, Problem
+from ..limits import MAX_PROBLEMS_SHOWN, max_workers
+from ..outputs import Interrupted, interruptible
 from ..profile import get_profile
 from ..solver import SolveResult, solve
 from ..stats import wilson
@@ -74,23 +83,59 @@ def solve_command(
 # ------------------------------------------------------------------ survey
 
 
-def parse_deal_ranges(text: str) -> list[int]:
-    """``1-10000`` or ``1-10,15,20-30`` -> sorted deal numbers; InputError if malformed."""
-    out: set[int] = set()
-    for part in text.split(","):
+class DealRanges:
+    """Deal numbers as merged, sorted ranges: counted and walked, never listed in memory."""
+
+    def __init__(self, ranges: list[tuple[int, int]]) -> None:
+        merged: list[tuple[int, int]] = []
+        for low, high in sorted(ranges):
+            if merged and low <= merged[-1][1] + 1:
+                merged[-1] = (merged[-1][0], max(merged[-1][1], high))
+            else:
+                merged.append((low, high))
+        self.ranges = merged
+        self._lows = [low for low, _ in merged]
+
+    def __len__(self) -> int:
+        return sum(high - low + 1 for low, high in self.ranges)
+
+    def __iter__(self) -> Iterator[int]:
+        for low, high in self.ranges:
+            yield from range(low, high + 1)
+
+    def __contains__(self, number: object) -> bool:
+        if not isinstance(number, int):
+            return False
+        i = bisect.bisect_right(self._lows, number) - 1
+        return i >= 0 and number <= self.ranges[i][1]
+
+
+MAX_RANGE_PARTS = 1000
+
+
+def parse_deal_ranges(text: str) -> DealRanges:
+    """``1-10000`` or ``1-10,15,20-30`` -> the deal numbers, as ranges; InputError if malformed."""
+    parts = text.split(",")
+    if len(parts) > MAX_RANGE_PARTS:
+        raise InputError(f"--deals: {len(parts)} parts; at most {MAX_RANGE_PARTS} (use ranges like 1-1000)")
+    ranges: list[tuple[int, int]] = []
+    for part in parts:
         part = part.strip()
         try:
+            if len(part) > 40:
+                raise ValueError(part)
             if "-" in part:
                 low_text, high_text = part.split("-", 1)
                 low, high = int(low_text), int(high_text)
             else:
                 low = high = int(part)
         except ValueError:
-            raise InputError(f"--deals: {part!r} is not a deal number or a range like 1-1000") from None
+            shown = part if len(part) <= 40 else part[:37] + "..."
+            raise InputError(f"--deals: {shown!r} is not a deal number or a range like 1-1000") from None
         if low > high or low < 0 or high > MAX_SEED:
             raise InputError(f"--deals: {part!r} is not a range of deal numbers (0 to {MAX_SEED})")
-        out.update(range(low, high + 1))
-    return sorted(out)
+        ranges.append((low, high))
+    return DealRanges(ranges)
 
 
 def _solve_deal(job: tuple[int, str, float]) -> dict[str, Any]:
@@ -114,10 +159,17 @@ def read_survey(path: Path, profile_id: str) -> dict[int, str]:
         return done
     problems: list[Problem] = []
     try:
-        text = path.read_text("utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
+        handle = path.open("r", encoding="utf-8")
+    except OSError as exc:
         raise InputError(Problem(f"cannot read the survey file: {exc}", str(path))) from None
-    for number, line in enumerate(text.splitlines(), 1):
+    with handle:
+        try:
+            lines = list(enumerate(handle, 1))
+        except UnicodeDecodeError as exc:
+            raise InputError(Problem(f"cannot read the survey file: {exc}", str(path))) from None
+    for number, line in lines:
+        if len(problems) > MAX_PROBLEMS_SHOWN:
+            break
         if not line.strip():
             continue
         try:
@@ -197,31 +249,33 @@ def survey_command(
     """
     check_budget(budget)
     check_out(out, parents)
-    if workers < 1:
-        raise InputError("--workers must be at least 1")
+    if not 1 <= workers <= max_workers():
+        raise InputError(f"--workers must be 1 to {max_workers()} (the CPUs this machine lets the run use); "
+                         f"here {workers}")
     get_profile(profile)
     wanted = parse_deal_ranges(deals)
-    drop_cut_off_line(out)
-    done = read_survey(out, profile)
-    todo = [n for n in wanted if n not in done]
-    statuses = {n: done[n] for n in wanted if n in done}
-    if todo:
+    with _locked_output(out) as handle:
+        drop_cut_off_line(out)
+        done = read_survey(out, profile)
+        counts = Counter(status for n, status in done.items() if n in wanted)
+        remaining = len(wanted) - sum(counts.values())
+        todo = (n for n in wanted if n not in done)  # streamed: a range is never listed in memory
+        jobs = ((n, profile, budget) for n in todo)
+        recorded = 0
         try:
-            out.parent.mkdir(parents=True, exist_ok=True)
-            handle = out.open("a", encoding="utf-8")
-        except OSError as exc:
-            raise InputError(Problem(f"cannot write the survey file: {exc}", str(out))) from None
-        jobs = [(n, profile, budget) for n in todo]
-        with handle, _progress(len(wanted), len(statuses)) as advance:
-            if workers == 1:
-                rows = map(_solve_deal, jobs)
-                for row in rows:
-                    _record(handle, row, statuses, advance)
-            else:
-                with multiprocessing.get_context("spawn").Pool(workers) as pool:
-                    for row in pool.imap_unordered(_solve_deal, jobs):
-                        _record(handle, row, statuses, advance)
-    summary = survey_summary([statuses[n] for n in wanted])
+            with interruptible(), _progress(len(wanted), len(wanted) - remaining) as advance:
+                for row in _run_jobs(jobs, workers):
+                    handle.write(json.dumps(row) + "\n")
+                    handle.flush()
+                    counts[row["status"]] += 1
+                    recorded += 1
+                    advance(row)
+        except Interrupted as stop:
+            print(f"agnes-teach: interrupted; {recorded} deals recorded in {out} this run "
+                  f"({remaining - recorded} left): run the same command again to resume", file=sys.stderr)
+            raise typer.Exit(128 + stop.signum) from None
+    statuses = [status for status, n in counts.items() for _ in range(n)]
+    summary = survey_summary(statuses)
     summary |= {"profile": profile, "budget": budget, "deal_range": deals}
     if as_json:
         print(json.dumps(summary))
@@ -237,11 +291,78 @@ def survey_command(
           f"{_percent(lo_all)} to {_percent(hi_all)}")
 
 
-def _record(handle: Any, row: dict[str, Any], statuses: dict[int, str], advance: Any) -> None:
-    handle.write(json.dumps(row) + "\n")
-    handle.flush()
-    statuses[row["deal"]] = row["status"]
-    advance(row)
+@contextmanager
+def _locked_output(out: Path) -> Iterator[Any]:
+    """The survey file opened for appending, under an exclusive lock for the whole run.
+
+    A second survey on the same file is refused at once (bad input, exit 2)
+    instead of solving every deal twice; the lock goes with the process.
+    """
+    if out.exists() and not out.is_file():
+        raise InputError(Problem("is not a regular file; --out needs a JSON-lines file", str(out)))
+    try:
+        out.parent.mkdir(parents=True, exist_ok=True)  # check_out allowed it (--parents)
+        handle = out.open("a", encoding="utf-8")
+    except OSError as exc:
+        raise InputError(Problem(f"cannot write the survey file: {exc.strerror or exc}", str(out))) from None
+    with handle:
+        try:
+            fcntl.flock(handle.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            raise InputError(Problem("another survey is writing to this file; wait for it to finish "
+                                     "or give another --out", str(out))) from None
+        yield handle
+
+
+def _worker_init() -> None:
+    # Ctrl-C reaches the whole process group: the parent stops the workers itself.
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+
+
+def _run_jobs(jobs: Iterator[tuple[int, str, float]], workers: int) -> Iterator[dict[str, Any]]:
+    """Solve the jobs, yielding each row as it is done; at most 2 x workers jobs in flight.
+
+    The jobs are pulled from the iterator as workers free up (``Pool.imap``
+    would read it to the end first).  On Interrupted the pool is terminated,
+    so no worker outlives the run.
+    """
+    if workers == 1:
+        yield from map(_solve_deal, jobs)
+        return
+    done: queue.SimpleQueue[tuple[bool, Any]] = queue.SimpleQueue()
+    pool = multiprocessing.get_context("spawn").Pool(workers, initializer=_worker_init)
+    try:
+        in_flight = 0
+        exhausted = False
+        while True:
+            while not exhausted and in_flight < 2 * workers:
+                job = next(jobs, None)
+                if job is None:
+                    exhausted = True
+                    break
+                pool.apply_async(_solve_deal, (job,), callback=lambda row: done.put((True, row)),
+                                 error_callback=lambda exc: done.put((False, exc)))
+                in_flight += 1
+            if in_flight == 0:
+                break
+            ok, value = _next_result(done)
+            in_flight -= 1
+            if not ok:
+                raise value
+            yield value
+        pool.close()
+    finally:
+        pool.terminate()
+        pool.join()
+
+
+def _next_result(done: queue.SimpleQueue[tuple[bool, Any]]) -> tuple[bool, Any]:
+    while True:  # short waits keep the main thread ready for a stop signal
+        try:
+            return done.get(timeout=0.2)
+        except queue.Empty:
+            continue
 
 
 class _progress:

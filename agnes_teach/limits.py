@@ -1,0 +1,51 @@
+"""Every bound a run keeps, in one place (the README's "Limits" lists them and why).
+
+A hostile or mistaken input must cost little: files are checked for size and
+kind before they are read, move lists and budgets are bounded, the number of
+worker processes is tied to the machine, and an error lists a bounded number
+of problems.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+
+from .errors import InputError
+from .fields import MAX_LIST, MAX_MOVES, MAX_PILE
+from .yamlio import MAX_BYTES
+
+__all__ = [
+    "MAX_BUDGET", "MAX_BYTES", "MAX_LIST", "MAX_MOVES", "MAX_PILE", "MAX_PROBLEMS_SHOWN",
+    "budget_seconds", "cpu_count", "max_workers",
+]
+
+# MAX_BYTES (yamlio): a position or scenario file is a few kilobytes; 2 MB leaves
+# room for notes and long solutions while a hostile file still parses in about a second.
+# MAX_MOVES, MAX_PILE, MAX_LIST (fields): no list in these files holds more entries.
+# One day: far above any claim or deal worth proving, and a number, never "forever".
+MAX_BUDGET = 86_400.0
+# An error names at most this many problems, then counts the rest.
+MAX_PROBLEMS_SHOWN = 20
+
+
+def cpu_count() -> int:
+    """The CPUs this process may run on (the affinity mask, when the system has one)."""
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except AttributeError:  # not on Linux
+        return max(1, os.cpu_count() or 1)
+
+
+def max_workers() -> int:
+    """Worker processes beyond the CPU count only wait for a CPU (the solver never waits on I/O)."""
+    return cpu_count()
+
+
+def budget_seconds(value: float, option: str = "--budget") -> float:
+    """A usable time budget: a finite number of seconds above 0 and at most MAX_BUDGET."""
+    if not math.isfinite(value) or value <= 0:
+        raise InputError(f"{option} must be a positive number of seconds (here {value!r})")
+    if value > MAX_BUDGET:
+        raise InputError(f"{option} is at most {MAX_BUDGET:g} seconds (one day); here {value:g}")
+    return value
