@@ -12,8 +12,10 @@ from __future__ import annotations
 
 import os
 import shutil
+import signal
 import tempfile
-from collections.abc import Iterator
+import threading
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
@@ -21,9 +23,32 @@ _pending: dict[str, None] = {}  # insertion-ordered set of paths
 
 
 @contextmanager
-def registered(path: Path) -> Iterator[Path]:
-    """Register `path` as a temporary output for as long as the block runs."""
-    _pending[str(path)] = None
+def signals_held() -> Iterator[None]:
+    """Hold SIGINT and SIGTERM back for the block (delivered right after it)."""
+    if threading.current_thread() is not threading.main_thread() or not hasattr(signal, "pthread_sigmask"):
+        yield
+        return
+    old = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT, signal.SIGTERM})
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, old)
+
+
+@contextmanager
+def registered(path: Path | Callable[[], Path]) -> Iterator[Path]:
+    """Register `path` as a temporary output for as long as the block runs.
+
+    Given a function that creates the temporary file or folder, it is called
+    with the stop signals held, so no signal lands between the creation and the
+    registration (a temporary file would be left behind).
+    """
+    if callable(path):
+        with signals_held():
+            path = path()
+            _pending[str(path)] = None
+    else:
+        _pending[str(path)] = None
     try:
         yield path
     finally:

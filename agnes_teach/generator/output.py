@@ -79,8 +79,7 @@ def to_yaml(data: dict[str, Any]) -> str:
 def write_puzzles(files: list[tuple[str, str]], out: Path) -> None:
     """Write (name, text) files into `out` all at once: a temporary folder first, then moved."""
     out.parent.mkdir(parents=True, exist_ok=True)
-    tmp = staging_folder(out.parent, ".generate-")
-    with registered(tmp):
+    with registered(lambda: staging_folder(out.parent, ".generate-")) as tmp:
         try:
             for name, text in files:
                 (tmp / name).write_text(text, encoding="utf-8")

@@ -76,10 +76,13 @@ def move_words(move: Move, lang: str) -> str:
 def atomic_path(target: Path, suffix: str = "") -> Iterator[Path]:
     """A temporary path beside `target`, renamed onto it only if the block succeeds."""
     target.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=suffix or ".tmp", dir=target.parent)
-    os.close(fd)
-    tmp_path = Path(tmp)
-    with registered(tmp_path):
+
+    def new_temp() -> Path:
+        fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=suffix or ".tmp", dir=target.parent)
+        os.close(fd)
+        return Path(tmp)
+
+    with registered(new_temp) as tmp_path:
         try:
             yield tmp_path
             # mkstemp creates the file private (0600); give it the usual mode for new files.

@@ -278,8 +278,7 @@ def build_guide(langs: Sequence[str], out: Path, profile: Profile,
     pages["index.html"] = index_html(langs, langs[0])
     try:
         out.parent.mkdir(parents=True, exist_ok=True)
-        staging = Path(tempfile.mkdtemp(prefix=f".{out.name}.", dir=out.parent))
-        with registered(staging):
+        with registered(lambda: Path(tempfile.mkdtemp(prefix=f".{out.name}.", dir=out.parent))) as staging:
             try:
                 for name, html in pages.items():
                     (staging / name).write_text(html, encoding="utf-8")
