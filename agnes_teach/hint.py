@@ -22,13 +22,15 @@ from __future__ import annotations
 
 import random
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from . import i18n
+from .engine import apply_unchecked, legal_moves
 from .moves import Move
 from .position import Position
-from .solver import Status, first_move_verdicts
+from .solver import Status, canonical_key, first_move_verdicts, solve
 from .stats import wilson
 
 Mode = Literal["full", "fair"]
@@ -148,17 +150,22 @@ def full_hint(pos: Position, *, seconds: float = DEFAULT_SECONDS) -> Hint:
     return Hint("full", moves, None, "all-lost", seconds=elapsed)
 
 
-def fair_hint(pos: Position, orders: int, *, states: int = DEFAULT_FAIR_STATES, seed: int = 0) -> Hint:
+def fair_hint(pos: Position, orders: int, *, states: int = DEFAULT_FAIR_STATES, seed: int = 0,
+              progress: Callable[[int, int], None] | None = None) -> Hint:
     """The hint with the stock order unknown: each first move re-solved for `orders` orders of it.
 
-    Each solve gets `states` expanded states (a budget in states, not seconds, so
-    the same call gives the same hint on any machine).  An order after which the
-    solver runs out of budget counts as not keeping the win: the share is a lower
-    bound, and ``lost`` says how many orders were proved lost.
+    The orders come from :func:`agnes_teach.fairness.hidden_orders` (every order
+    when there are at most `orders`, else a seeded random sample).  Each solve
+    gets `states` expanded states (a budget in states, not seconds, so the same
+    call gives the same hint on any machine); moves that reach the same state up
+    to symmetry share one solve.  An order after which the solver runs out of
+    budget counts as not keeping the win, so a score is a lower bound; ``lost``
+    says how many orders were proved lost.  `progress` is called with (orders
+    done, orders in all) after each order.
     """
     from dataclasses import replace
 
-    from .fairness import first_move_odds
+    from .fairness import hidden_orders
 
     if orders < 1:
         raise ValueError("a fair hint needs at least one order of the hidden cards")
@@ -169,22 +176,35 @@ def fair_hint(pos: Position, orders: int, *, states: int = DEFAULT_FAIR_STATES, 
     # order is no likelier to be tried than any other: a hint must not peek at the stock.
     stock = list(pos.stock)
     random.Random(f"fair-hint/{seed}").shuffle(stock)
-    odds = first_move_odds(replace(pos, stock=tuple(stock)), limit=orders, sample=orders, seed=seed,
-                           nodes=states)
-    tried = len(odds.orders.positions)
+    tried = hidden_orders(replace(pos, stock=tuple(stock)), limit=orders, sample=orders, seed=seed)
+    first = legal_moves(pos)
+    wins = dict.fromkeys(first, 0)
+    lost = dict.fromkeys(first, 0)
+    for done, here in enumerate(tried.positions, 1):
+        status_of: dict[bytes, Status] = {}
+        for move in first:
+            after = apply_unchecked(here, move)
+            key = canonical_key(after)
+            if key not in status_of:
+                status_of[key] = solve(after, nodes=states).status
+            wins[move] += status_of[key] == "won"
+            lost[move] += status_of[key] == "lost"
+        if progress is not None:
+            progress(done, len(tried.positions))
+    n = len(tried.positions)
     moves = []
-    for move, o in odds.odds.items():
-        verdict: Status = "won" if o.won == tried else "lost" if o.lost == tried else "unknown"
-        moves.append(MoveHint(move, verdict, wins=o.won, lost=o.lost, of=tried))
+    for move in first:
+        verdict: Status = "won" if wins[move] == n else "lost" if lost[move] == n else "unknown"
+        moves.append(MoveHint(move, verdict, wins=wins[move], lost=lost[move], of=n))
     # Most wins first; then fewest proved losses; then home, table, deal.
     moves.sort(key=lambda m: (-(m.wins or 0), m.lost or 0, preference(m.move)))
     elapsed = time.perf_counter() - start
-    common = {"exhaustive": odds.orders.exhaustive, "hidden": len(pos.stock), "seconds": elapsed,
-              "params": {"of": tried, "n": tried, "hidden": len(pos.stock)}}
+    common: dict[str, Any] = {"exhaustive": tried.exhaustive, "hidden": len(pos.stock), "seconds": elapsed,
+                              "params": {"of": n, "n": n, "hidden": len(pos.stock)}}
     if not moves:
-        return Hint("fair", [], None, "stuck", **common)  # type: ignore[arg-type]
+        return Hint("fair", [], None, "stuck", **common)
     best = moves[0]
     if not best.wins:
-        return Hint("fair", moves, None, "fair-none", **common)  # type: ignore[arg-type]
-    reason = "fair-open" if not pos.stock else "fair-all" if odds.orders.exhaustive else "fair-best"
-    return Hint("fair", moves, best, reason, **common)  # type: ignore[arg-type]
+        return Hint("fair", moves, None, "fair-none", **common)
+    reason = "fair-open" if not pos.stock else "fair-all" if tried.exhaustive else "fair-best"
+    return Hint("fair", moves, best, reason, **common)

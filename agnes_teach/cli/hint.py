@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import json
+import sys
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from typing import Annotated
 
 import typer
@@ -57,13 +60,33 @@ def hint_command(
     check_budget(budget)
     position = chosen_position(file, deal_number, pysolfc, profile)
     if fair is not None:
-        hint = fair_hint(position, fair, states=states, seed=seed)
+        with _progress() as step:
+            hint = fair_hint(position, fair, states=states, seed=seed, progress=step)
     else:
         hint = full_hint(position, seconds=budget)
     if as_json:
         print(json.dumps(hint.to_json(lang), ensure_ascii=False))
         return
     print(render_hint(hint, lang))
+
+
+@contextmanager
+def _progress() -> Iterator[Callable[[int, int], None]]:
+    """Orders of the hidden cards done, as a bar on stderr when it is a terminal."""
+    if not sys.stderr.isatty():
+        yield lambda _done, _total: None
+        return
+    from rich.console import Console
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+
+    columns = (TextColumn("hint --fair"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn())
+    with Progress(*columns, console=Console(stderr=True), transient=True) as bar:
+        task = bar.add_task("orders", total=None)
+
+        def step(done: int, total: int) -> None:
+            bar.update(task, completed=done, total=total)
+
+        yield step
 
 
 def render_hint(hint: Hint, lang: str) -> str:
