@@ -90,22 +90,32 @@ def guide_command(
     out: Annotated[Path, typer.Option("--out", help="The folder to write the site into.")],
     lang: LanguagesOption = "en,ru,es",
     profile: ProfileOption = DEFAULT_PROFILE,
+    puzzles: Annotated[
+        list[str] | None,
+        typer.Option("--puzzles", help="Scenario files or folders for the practice pages (default: the demo "
+                     "set, puzzles/demo). Give --no-practice to leave the practice pages out."),
+    ] = None,
+    no_practice: Annotated[bool, typer.Option("--no-practice", help="Write no practice pages.")] = False,
     as_json: JsonOption = False,
     parents: ParentsOption = False,
 ) -> None:
     """Build the offline HTML rules guide and FAQ: one page per language, with a language switcher.
 
-    Every worked example is replayed on the engine while the guide is built.
+    Every worked example is replayed on the engine while the guide is built. Practice pages
+    (practice-LANG.html) let a learner play puzzles in the browser, offline; the engine and the
+    solver work out every answer at build time.
 
-    Example: agnes-teach guide --lang ru,es,en --out build/guide --parents
+    Example: agnes-teach guide --lang ru,es,en --out build/guide --puzzles puzzles/demo
     """
     from ..render.guide import build_guide
+    from ..render.practice import load_puzzles
 
     langs = language_list(lang)
     prof = get_profile(profile)
     check_out(out, parents)
+    scenarios = [] if no_practice else load_puzzles(puzzles or [str(_demo_puzzles())])
     with _progress("guide", len(langs)) as step:
-        written = build_guide(langs, out, prof, progress=step)
+        written = build_guide(langs, out, prof, progress=step, puzzles=scenarios)
     _report(written, as_json)
 
 
@@ -139,6 +149,7 @@ def demo_command(
     Example: agnes-teach demo --out build
     """
     from ..render.guide import build_guide
+    from ..render.practice import load_puzzles
     from ..render.sheet import build_sheet
 
     langs = language_list(lang)
@@ -148,5 +159,6 @@ def demo_command(
     with _progress("demo", None) as step:
         for code in langs:
             written += build_sheet([str(puzzles)], code, out / f"worksheet-{code}.pdf", progress=step)
-        written += build_guide(["ru", "es", "en"], out / "guide", get_profile(DEFAULT_PROFILE), progress=step)
+        written += build_guide(["ru", "es", "en"], out / "guide", get_profile(DEFAULT_PROFILE), progress=step,
+                               puzzles=load_puzzles([str(puzzles)]))
     _report(written, as_json)

@@ -25,8 +25,11 @@ from ..errors import InputError, Problem
 from ..outputs import registered
 from ..profile import Profile
 from ..registry import rule as registry_rule
+from ..scenario import Scenario
 from .env import environment, read_asset
 from .examples import Example, example_base, examples, rank_at
+from .practice import MAX_STATES, PAGE_BUDGET, build_practice
+from .sheet import instruction, scenario_title
 
 # Each language named in itself, for the language switcher.
 ENDONYMS = {"en": "English", "ru": "Русский", "es": "Español"}
@@ -239,9 +242,10 @@ def profile_name(profile: Profile, lang: str) -> str:
     return profile.name if name == profile.id else name
 
 
-def page_html(profile: Profile, lang: str, langs: Sequence[str]) -> str:
+def page_html(profile: Profile, lang: str, langs: Sequence[str], practice: bool = False) -> str:
     template = environment(lang).get_template("guide.html.j2")
     return template.render(
+        practice_href=f"practice-{lang}.html" if practice else "",
         profile=profile,
         profile_name=profile_name(profile, lang),
         notation=notation(profile, lang),
@@ -252,18 +256,45 @@ def page_html(profile: Profile, lang: str, langs: Sequence[str]) -> str:
     )
 
 
-def index_html(langs: Sequence[str], first: str) -> str:
+def index_html(langs: Sequence[str], first: str, practice: bool = False) -> str:
     template = environment(first).get_template("guide-index.html.j2")
     return template.render(
         switcher=[(code, ENDONYMS.get(code, code), f"{code}.html") for code in langs],
+        practice=[(code, i18n.text(code, "practice", "Practice puzzles"), f"practice-{code}.html")
+                  for code in langs] if practice else [],
         css=Markup(read_asset("guide.css")),
     )
 
 
+def practice_html(scenarios: Sequence[Scenario], lang: str, langs: Sequence[str]) -> str:
+    """The practice page: the puzzles that fit, playable offline (see :mod:`.practice`)."""
+    page = build_practice(scenarios, lang, f"{lang}.html")
+    reasons = {
+        "too-large": i18n.text(lang, "practice", "its game has more than {n} positions, too many to store "
+                               "in a page; play it on the worksheet.", n=MAX_STATES),
+        "page-budget": i18n.text(lang, "practice", "the page has no room left for it (each page stays under "
+                                 "{n} bytes); play it on the worksheet.", n=PAGE_BUDGET),
+    }
+    template = environment(lang).get_template("guide-practice.html.j2")
+    return template.render(
+        switcher=[(code, ENDONYMS.get(code, code), f"practice-{code}.html") for code in langs],
+        guide_href=f"{lang}.html",
+        puzzles=[{"id": p.scenario.id, "title": scenario_title(p.scenario, lang),
+                  "task": instruction(p.scenario.task, lang)} for p in page.playable],
+        skipped=[{"title": scenario_title(p.scenario, lang), "reason": reasons[p.reason]}
+                 for p in page.skipped],
+        data=page.data,
+        css=Markup(read_asset("guide.css") + read_asset("practice.css")),
+        script=Markup(read_asset("practice.js")),
+    )
+
+
 def build_guide(langs: Sequence[str], out: Path, profile: Profile,
-                progress: Callable[[str], None] | None = None) -> list[Path]:
+                progress: Callable[[str], None] | None = None,
+                puzzles: Sequence[Scenario] = ()) -> list[Path]:
     """Write ``<lang>.html`` for each language and ``index.html`` into `out`; return the files.
 
+    With `puzzles`, also ``practice-<lang>.html``: those puzzles, playable in the browser.
     The pages are built in a temporary folder first, so a failure leaves `out` as it was.
     """
     for lang in langs:
@@ -274,8 +305,10 @@ def build_guide(langs: Sequence[str], out: Path, profile: Profile,
     for lang in langs:
         if progress:
             progress(lang)
-        pages[f"{lang}.html"] = page_html(profile, lang, langs)
-    pages["index.html"] = index_html(langs, langs[0])
+        pages[f"{lang}.html"] = page_html(profile, lang, langs, practice=bool(puzzles))
+        if puzzles:
+            pages[f"practice-{lang}.html"] = practice_html(puzzles, lang, langs)
+    pages["index.html"] = index_html(langs, langs[0], practice=bool(puzzles))
     try:
         out.parent.mkdir(parents=True, exist_ok=True)
         with registered(lambda: Path(tempfile.mkdtemp(prefix=f".{out.name}.", dir=out.parent))) as staging:

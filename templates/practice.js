@@ -1,0 +1,319 @@
+/* Practice puzzles.  This script decides nothing about the rules: every legal move, every
+   verdict and every refusal was computed by the engine and the solver when the page was built,
+   and is looked up here in the embedded data (see agnes_teach/render/practice.py). */
+(function () {
+  "use strict";
+  var DATA = JSON.parse(document.getElementById("practice-data").textContent);
+  var UI = DATA.ui, CARDS = DATA.cards, MSG = DATA.messages, RULES = DATA.rules;
+  var ALPH = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
+  var DIG = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
+  var RANKS = {A: 1, T: 10, J: 11, Q: 12, K: 13};
+  var SUITS = {S: 0, H: 1, D: 2, C: 3, "\u2660": 0, "\u2665": 1, "\u2666": 2, "\u2663": 3};
+
+  function fill(text, fields) {
+    return text.replace(/\{([a-z_]+)\}/g, function (all, key) {
+      return Object.prototype.hasOwnProperty.call(fields, key) ? fields[key] : all;
+    });
+  }
+  function num(text) {
+    var n = 0;
+    for (var i = 0; i < text.length; i++) { n = n * DIG.length + DIG.indexOf(text[i]); }
+    return n;
+  }
+  function el(tag, attrs, text) {
+    var node = document.createElement(tag);
+    for (var key in attrs) { if (attrs[key] !== null) { node.setAttribute(key, attrs[key]); } }
+    if (text !== undefined) { node.textContent = text; }
+    return node;
+  }
+
+  function Puzzle(root, data) {
+    this.root = root;
+    this.data = data;
+    this.history = [0];
+    this.selected = null;
+    this.board = root.querySelector("[data-board]");
+    this.feedback = root.querySelector("[data-feedback]");
+    this.input = root.querySelector("[data-move]");
+    var self = this;
+    root.querySelector("[data-move-form]").addEventListener("submit", function (event) {
+      event.preventDefault();
+      self.typed(self.input.value);
+    });
+    root.querySelector("[data-undo]").addEventListener("click", function () { self.undo(); });
+    root.querySelector("[data-restart]").addEventListener("click", function () { self.restart(); });
+    root.querySelector("[data-why]").addEventListener("click", function () { self.why(); });
+    this.board.addEventListener("click", function (event) { self.clicked(event); });
+    this.render();
+  }
+
+  Puzzle.prototype.state = function () { return this.data.states[this.history[this.history.length - 1]]; };
+
+  Puzzle.prototype.layout = function (st) {
+    var parts = st.l.split("|");
+    var piles = parts[0].split(",").map(function (p) {
+      return p.split("").map(function (ch) { return ALPH.indexOf(ch); });
+    });
+    return {
+      piles: piles,
+      found: parts[1].split("").map(function (ch) { return DIG.indexOf(ch); }),
+      stock: parts[2].length
+    };
+  };
+
+  Puzzle.prototype.foundationTop = function (suit, count) {
+    if (!count) { return -1; }
+    var base = RANKS[this.data.base] || parseInt(this.data.base, 10);
+    var rank = (base - 1 + count - 1) % 13 + 1;
+    return suit * 13 + rank - 1;
+  };
+
+  Puzzle.prototype.isDone = function (st) {
+    return this.layout(st).found.every(function (n) { return n === 13; });
+  };
+
+  // Where a card lies in the current layout: the index of its destination name, or 0 (foundation / stock).
+  Puzzle.prototype.pileOf = function (card) {
+    var lay = this.layout(this.state());
+    for (var i = 0; i < lay.piles.length; i++) {
+      if (lay.piles[i].indexOf(card) >= 0) { return i + 1; }
+    }
+    return 0;
+  };
+
+  Puzzle.prototype.pattern = function (card) {
+    var w = this.data.width, st = this.state();
+    return this.data.patterns[num(st.r.substr(card * w, w))];
+  };
+
+  Puzzle.prototype.moveText = function (card, dest) {
+    return card < 0 ? "deal" : CARDS.symbols[card] + ">" + this.data.dests[dest];
+  };
+
+  Puzzle.prototype.render = function () {
+    var st = this.state(), lay = this.layout(st), d = this.data, self = this;
+    var board = this.board;
+    board.textContent = "";
+    var top = el("div", {"class": "row top"});
+    for (var s = 0; s < 4; s++) {
+      var slot = el("div", {"class": "pile foundation", "role": "group", "aria-label": UI.foundation,
+                            "data-dest": "0"});
+      var topCard = this.foundationTop(s, lay.found[s]);
+      if (topCard >= 0) { slot.appendChild(this.cardButton(topCard, false)); }
+      else { slot.appendChild(el("button", {"type": "button", "class": "slot", "data-dest": "0",
+                                            "aria-label": UI.foundation}, "")); }
+      top.appendChild(slot);
+    }
+    var stock = el("div", {"class": "pile stock", "role": "group", "aria-label": UI.stock});
+    stock.appendChild(el("button", {"type": "button", "class": "slot stock-button", "data-deal": "",
+                                    "aria-label": fill(UI.deal_label, {n: String(lay.stock)})},
+                         String(lay.stock)));
+    top.appendChild(stock);
+    var names = d.dests;
+    for (var x = 0; x < d.exposed; x++) {
+      top.appendChild(this.pileBox(1 + d.columns + d.reserve + x, lay, names, false));
+    }
+    board.appendChild(top);
+    var columns = el("div", {"class": "row columns"});
+    for (var t = 0; t < d.columns; t++) { columns.appendChild(this.pileBox(1 + t, lay, names, true)); }
+    board.appendChild(columns);
+    var reserve = el("div", {"class": "row reserve"});
+    for (var r = 0; r < d.reserve; r++) { reserve.appendChild(this.pileBox(1 + d.columns + r, lay, names, true)); }
+    board.appendChild(reserve);
+    this.root.querySelector("[data-undo]").disabled = this.history.length < 2;
+    var home = lay.found.reduce(function (a, b) { return a + b; }, 0);
+    this.root.querySelector("[data-progress]").textContent = fill(UI.progress, {n: String(home)});
+    if (self.selected !== null) {
+      var chosen = board.querySelector('[data-card="' + self.selected + '"]');
+      if (chosen) { chosen.setAttribute("aria-pressed", "true"); chosen.classList.add("selected"); }
+    }
+  };
+
+  Puzzle.prototype.pileBox = function (dest, lay, names, fanned) {
+    var name = names[dest], kind = name[0], number = name.slice(1);
+    var label = fill(UI.pile[kind], {n: number});
+    var box = el("div", {"class": "pile " + (fanned ? "fanned " : "") + "kind-" + kind, "role": "group",
+                         "aria-label": label, "data-dest": String(dest)});
+    box.appendChild(el("span", {"class": "pile-name", "aria-hidden": "true"}, name));
+    var pile = lay.piles[dest - 1];
+    if (!pile.length) {
+      box.appendChild(el("button", {"type": "button", "class": "slot", "data-dest": String(dest),
+                                    "aria-label": fill(UI.empty_pile, {pile: label})}, ""));
+    }
+    for (var i = 0; i < pile.length; i++) {
+      box.appendChild(this.cardButton(pile[i], kind === "r" && i < pile.length - 1));
+    }
+    return box;
+  };
+
+  Puzzle.prototype.cardButton = function (card, covered) {
+    var words = covered ? fill(UI.covered, {card: CARDS.words[card]}) : CARDS.words[card];
+    return el("button", {"type": "button", "class": "card" + (CARDS.red[card] ? " red" : "") +
+                         (covered ? " covered" : ""), "data-card": String(card), "aria-label": words,
+                         "aria-pressed": "false"}, CARDS.shown[card]);
+  };
+
+  Puzzle.prototype.clicked = function (event) {
+    var target = event.target.closest("button");
+    if (!target || !this.board.contains(target)) { return; }
+    if (target.hasAttribute("data-deal")) { this.selected = null; this.play(-1, -1); return; }
+    var destBox = target.closest("[data-dest]");
+    var dest = destBox ? parseInt(destBox.getAttribute("data-dest"), 10) : -1;
+    if (this.selected === null) {
+      if (!target.hasAttribute("data-card")) { return; }
+      var card = parseInt(target.getAttribute("data-card"), 10);
+      var pattern = this.pattern(card);
+      if (!pattern[0]) {
+        // Not free to pick up: the rule that holds it where it is.
+        var own = this.pileOf(card);
+        var other = 1;
+        while (other === own && other < this.data.columns) { other++; }
+        this.refuse(pattern[1 + other], this.moveText(card, other));
+        return;
+      }
+      this.selected = card;
+      this.render();
+      this.say("", fill(UI.selected, {card: CARDS.symbols[card]}));
+      return;
+    }
+    var chosen = this.selected;
+    this.selected = null;
+    if (target.hasAttribute("data-card") && parseInt(target.getAttribute("data-card"), 10) === chosen) {
+      this.render();
+      this.say("", UI.deselected);
+      return;
+    }
+    if (dest < 0) { this.render(); return; }
+    this.play(chosen, dest);
+  };
+
+  // A move by card and destination index (card -1: deal): looked up, never decided here.
+  Puzzle.prototype.play = function (card, dest) {
+    var st = this.state();
+    var key = card < 0 ? "**" : ALPH[card] + DIG[dest];
+    var text = this.moveText(card, dest);
+    for (var i = 0; i < st.m.length; i += 2) {
+      if (st.m[i] === key) {
+        this.history.push(st.m[i + 1]);
+        this.render();
+        var next = this.state();
+        if (this.isDone(next)) { this.say("won", fill(UI.solved, {move: text})); }
+        else if (next.w) { this.say("won", fill(UI.keeps, {move: text})); }
+        else { this.say("lost", fill(UI.loses, {move: text})); }
+        return;
+      }
+    }
+    this.render();
+    this.refuse(card < 0 ? st.d : this.pattern(card)[1 + dest], text);
+  };
+
+  Puzzle.prototype.refuse = function (messageIndex, text) {
+    var message = MSG[messageIndex], rule = message[0], info = RULES[rule];
+    this.feedback.textContent = "";
+    this.feedback.setAttribute("data-verdict", "refused");
+    this.feedback.setAttribute("data-rule", rule);
+    this.feedback.appendChild(el("strong", {}, fill(UI.refused, {move: text}) + " "));
+    this.feedback.appendChild(document.createTextNode(message[1] + " "));
+    if (info) { this.feedback.appendChild(el("a", {"href": info.href}, fill(UI.rule_link, {title: info.title}))); }
+  };
+
+  Puzzle.prototype.say = function (verdict, text) {
+    this.feedback.textContent = text;
+    this.feedback.setAttribute("data-verdict", verdict);
+    this.feedback.removeAttribute("data-rule");
+  };
+
+  Puzzle.prototype.plain = function (text) {
+    this.feedback.textContent = text;
+    this.feedback.setAttribute("data-verdict", "");
+    this.feedback.removeAttribute("data-rule");
+  };
+
+  Puzzle.prototype.typed = function (raw) {
+    var text = raw.trim();
+    if (!text) { return; }
+    this.selected = null;
+    if (text.toLowerCase() === "deal") { this.play(-1, -1); return; }
+    var parts = text.split(/\s*(?:->|>|\u2192)\s*/);
+    if (parts.length !== 2 || !parts[0] || !parts[1]) { this.render(); this.plain(fill(UI.not_a_move, {text: text})); return; }
+    var dests = this.data.dests, destName = parts[1].toLowerCase();
+    if (!/^(f|[trx][1-9][0-9]?)$/.test(destName)) { this.render(); this.plain(fill(UI.not_a_move, {text: text})); return; }
+    var dest = dests.indexOf(destName);
+    var left = parts[0].toLowerCase();
+    if (left === "f") { this.render(); this.plain(fill(UI.not_a_move, {text: text})); return; }
+    var card;
+    if (/^[trx][1-9][0-9]?$/.test(left)) {
+      var source = dests.indexOf(left);
+      if (source < 0) { this.render(); this.refuse(this.data.nopile[left], text); return; }
+      var lay = this.layout(this.state());
+      var pile = lay.piles[source - 1];
+      if (!pile.length) {
+        this.render();
+        if (dest < 0) { this.refuse(this.data.nopile[destName], text); }
+        else { this.refuse(this.data.empty[left][dest], text); }
+        return;
+      }
+      if (left[0] === "t" && destName[0] === "t" && dest > 0) {
+        var n = this.data.columns;
+        var ch = this.state().t[(source - 1) * n + (dest - 1)];
+        if (ch === "?") { this.render(); this.plain(fill(UI.ambiguous, {text: text})); return; }
+        card = ALPH.indexOf(ch);
+      } else {
+        card = pile[pile.length - 1];
+      }
+    } else {
+      card = this.parseCard(parts[0]);
+      if (card < 0) { this.render(); this.plain(fill(UI.not_a_move, {text: text})); return; }
+    }
+    if (dest < 0) { this.render(); this.refuse(this.data.nopile[destName], text); return; }
+    this.input.value = "";
+    this.play(card, dest);
+  };
+
+  Puzzle.prototype.parseCard = function (text) {
+    var raw = text.replace(/\s+/g, "").toUpperCase();
+    if (raw.length < 2) { return -1; }
+    var suit = SUITS[raw[raw.length - 1]], rankText = raw.slice(0, -1), rank;
+    if (suit === undefined) { return -1; }
+    if (RANKS[rankText]) { rank = RANKS[rankText]; }
+    else if (/^([2-9]|10)$/.test(rankText)) { rank = parseInt(rankText, 10); }
+    else { return -1; }
+    return suit * 13 + rank - 1;
+  };
+
+  Puzzle.prototype.undo = function () {
+    this.selected = null;
+    if (this.history.length > 1) { this.history.pop(); }
+    this.render();
+    this.plain(UI.undone);
+  };
+
+  Puzzle.prototype.restart = function () {
+    this.selected = null;
+    this.history = [0];
+    this.render();
+    this.plain(UI.restarted);
+  };
+
+  // The line the build found from here: a shortest win, or a way into a dead end.
+  Puzzle.prototype.why = function () {
+    var st = this.state(), steps = [], seen = {}, index = this.history[this.history.length - 1];
+    if (this.isDone(st)) { this.plain(UI.already_won); return; }
+    while (this.data.states[index].n >= 0 && !seen[index] && steps.length < 60) {
+      seen[index] = true;
+      var s = this.data.states[index], k = s.n * 2, key = s.m[k];
+      steps.push(key === "**" ? "deal" : this.moveText(ALPH.indexOf(key[0]), DIG.indexOf(key[1])));
+      index = s.m[k + 1];
+    }
+    if (st.w) { this.plain(fill(UI.hint, {moves: steps.join(", ")})); }
+    else if (steps.length) { this.plain(fill(UI.refutation, {moves: steps.join(", ")})); }
+    else if (!st.m.length) { this.plain(UI.stuck); }
+    else { this.plain(UI.circles); }
+  };
+
+  var puzzles = DATA.puzzles;
+  for (var i = 0; i < puzzles.length; i++) {
+    var root = document.querySelector('[data-puzzle="' + CSS.escape(puzzles[i].id) + '"]');
+    if (root) { root.practice = new Puzzle(root, puzzles[i]); }
+  }
+})();
