@@ -255,7 +255,7 @@
       }
       if (left[0] === "t" && destName[0] === "t" && dest > 0) {
         var n = this.data.columns;
-        var ch = this.state().t[(source - 1) * n + (dest - 1)];
+        var ch = this.leadCard(source - 1, dest - 1);
         if (ch === "?") { this.render(); this.plain(fill(UI.ambiguous, {text: text})); return; }
         card = ALPH.indexOf(ch);
       } else {
@@ -268,6 +268,18 @@
     if (dest < 0) { this.render(); this.refuse(this.data.nopile[destName], text); return; }
     this.input.value = "";
     this.play(card, dest);
+  };
+
+  // Which card engine.resolve chose for "t<source>>t<dest>" (see _lead in practice.py).
+  Puzzle.prototype.leadCard = function (source, dest) {
+    var t = this.state().t, pos = 0, n = this.data.columns;
+    for (var i = 0; i < n; i++) {
+      var row;
+      if (t[pos] === "(") { row = t.substr(pos + 1, n); pos += n + 2; }
+      else { row = t[pos]; pos += 1; }
+      if (i === source) { return row.length === 1 ? row : row[dest]; }
+    }
+    return "-";
   };
 
   Puzzle.prototype.parseCard = function (text) {

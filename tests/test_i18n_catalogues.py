@@ -49,6 +49,7 @@ def _keyed_messages() -> set[tuple[str, str]]:
     keys = {(ctx, rid) for rid in rules() for ctx in ("refusal", "rule-title", "rule-text")}
     keys |= {("rule-text", key) for key in VARIANT_KEYS}
     keys |= {("rank", r) for r in RANK_NAMES} | {("suit", s) for s in SUITS}
+    keys |= {("rank-letter", r) for r in RANK_NAMES}
     keys |= {("section", s) for s in SECTION_ORDER}
     return keys
 

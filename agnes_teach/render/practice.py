@@ -30,7 +30,7 @@ from .. import i18n
 from ..cards import Card, card_name, card_symbol, rank_name, rank_of, suit_of
 
 # _refusal takes the card's place, found once per card instead of once per destination.
-from ..engine import Refusal, _refusal, apply_unchecked, legal_moves, locate, refusal, resolve
+from ..engine import Place, Refusal, _refusal, apply_unchecked, legal_moves, refusal, resolve
 from ..moves import DEAL_MOVE, Move, parse_move_text
 from ..position import Position
 from ..profile import Profile
@@ -38,7 +38,7 @@ from ..registry import rule as registry_rule
 from ..scenario import Scenario, load_scenario, scenario_files
 from ..solver import solve
 
-MAX_STATES = 1500  # reachable states embedded per puzzle, at most
+MAX_STATES = 2000  # reachable states embedded per puzzle, at most
 PAGE_BUDGET = 1_000_000  # bytes per practice page, at most
 SOLVER_SECONDS = 5.0  # per cross-checked state
 CROSS_CHECKS = 12  # states besides the start whose verdict the solver confirms
@@ -187,18 +187,23 @@ def _layout(pos: Position) -> str:
 def _lead(pos: Position) -> str:
     """For ``t5>t2`` typed input: the card engine.resolve picks from each column for each other column.
 
-    One character per (source column, destination column): the card, ``-`` for
-    an empty source or the same column, ``?`` where the move is ambiguous.
+    Per source column, one character per destination column: the card, ``-``
+    for an empty source or the same column, ``?`` where the move is ambiguous;
+    written in brackets, or as one character when all destinations agree.
     """
     out = []
     n = pos.profile.columns
     for i in range(n):
+        row = []
         for j in range(n):
             if i == j or not pos.tableau[i]:
-                out.append("-")
+                row.append("-")
                 continue
             got = resolve(pos, parse_move_text(f"t{i + 1}>t{j + 1}"))
-            out.append(ALPHABET[got.card] if isinstance(got, Move) and got.card is not None else "?")
+            row.append(ALPHABET[got.card] if isinstance(got, Move) and got.card is not None else "?")
+        # Most columns give the same card for every destination: then one character stands for the row.
+        others = {c for j, c in enumerate(row) if j != i}
+        out.append(others.pop() if len(others) == 1 else "(" + "".join(row) + ")")
     return "".join(out)
 
 
@@ -292,15 +297,34 @@ def _analyse(scenario: Scenario) -> Analysis | int:
     refusals = []
     for pos in graph.states:
         per_card = []
+        places = _places(pos)
         for card in range(52):
-            # Where the card lies is the same for every destination: ask locate once.
-            place = locate(pos, Card(card))
+            # Where the card lies is the same for every destination: find it once.
+            place = places[card]
             answers = (_refusal(pos, Move(Card(card), dest), place) for dest in dests)
             per_card.append([None if why is None else _key(why) for why in answers])
         refusals.append(per_card)
     deal = [None if (why := refusal(pos, DEAL_MOVE)) is None else _key(why) for pos in graph.states]
     return Analysis(graph, winnable, line, refusals, deal, [_lead(pos) for pos in graph.states],
                     _empty_source(start, dests), _no_such_pile(start, dests))
+
+
+def _places(pos: Position) -> list[Place]:
+    """Where every card lies, as engine.locate says, found in one pass over the piles."""
+    places: list[Place | None] = [None] * 52
+    for kind, piles in (("t", pos.tableau), ("r", pos.reserve), ("x", pos.exposed)):
+        for i, pile in enumerate(piles):
+            for depth, card in enumerate(pile):
+                places[card] = Place(kind, i, depth)
+    for depth, card in enumerate(pos.stock):
+        places[card] = Place("s", 0, depth)
+    for suit in range(4):
+        for depth, card in enumerate(pos.foundation_cards(suit)):
+            places[card] = Place("f", suit, depth)
+    out = [p for p in places if p is not None]
+    if len(out) != 52:
+        raise PracticeError("a card is missing from the position")
+    return out
 
 
 def puzzle_data(scenario: Scenario, lang: str, messages: Messages) -> PuzzleData:

@@ -1,0 +1,162 @@
+"""Practice pages in headless Chromium: a learner plays puzzles by typing and by tapping.
+
+Fails, never skips, when Chromium is missing: CI installs it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from agnes_teach.profile import get_profile
+from agnes_teach.render.guide import build_guide
+from agnes_teach.render.practice import PAGE_BUDGET, load_puzzles
+
+ROOT = Path(__file__).resolve().parent.parent
+CHROMIUM = Path("/usr/bin/chromium")
+ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
+        "--disable-sync", "--no-first-run"]
+PHONE = {"width": 390, "height": 844}
+
+# A trap with a tiny game graph: dealing first buries 6♥ under 7♥ for good.
+TRAP = """\
+id: test-deal-too-early
+title: {en: "Play the 6♥ before you deal", ru: "Сначала 6♥, потом сдача", es: "Primero el 6♥, luego reparte"}
+task: trap
+position:
+  profile: bernauer
+  base: 5
+  foundations: {S: 4S, H: 5H, D: 4D, C: 4C}
+  tableau: [4H 3H, [], [], [], [], [], []]
+  reserve: [6H, [], [], [], [], [], []]
+  stock: 7H 8H 9H 10H JH QH KH AH 2H
+  exposed: []
+expect: {winnable: true, trap_move: deal}
+solution: 6H>f deal 7H>f 8H>f 9H>f 10H>f JH>f QH>f KH>f deal AH>f 2H>f 3H>f 4H>f
+"""
+SECTION_08 = ROOT / "puzzles" / "handmade" / "section-08.yaml"
+SECTION_08_WIN = "6H>f 7H>f 8H>f 9H>f 10H>f JH>f QH>f KH>f AH>f 2H>f 3H>f 4H>f 4C>f".split()
+
+
+@pytest.fixture(scope="module")
+def site(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    folder = tmp_path_factory.mktemp("practice")
+    (folder / "trap.yaml").write_text(TRAP, "utf-8")
+    out = folder / "guide"
+    build_guide(["en", "ru", "es"], out, get_profile("bernauer"),
+                puzzles=load_puzzles([SECTION_08, folder / "trap.yaml"]))
+    return out
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[object]:
+    assert CHROMIUM.exists(), "Debian's chromium is needed for this test (apt-get install chromium)"
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as play:
+        browser = play.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
+        try:
+            yield browser
+        finally:
+            browser.close()
+
+
+def _open(browser, site: Path, lang: str, viewport: dict[str, int] = PHONE):  # type: ignore[no-untyped-def]
+    page = browser.new_page(viewport=viewport)
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.goto((site / f"practice-{lang}.html").as_uri())
+    page.errors = errors
+    return page
+
+
+def _type(puzzle, move: str) -> tuple[str, str | None]:  # type: ignore[no-untyped-def]
+    box = puzzle.locator("[data-move]")
+    box.fill(move)
+    box.press("Enter")
+    feedback = puzzle.locator("[data-feedback]")
+    return feedback.get_attribute("data-verdict"), feedback.get_attribute("data-rule")
+
+
+def test_pages_stay_within_budget(site: Path) -> None:
+    for lang in ("en", "ru", "es"):
+        page = site / f"practice-{lang}.html"
+        assert page.stat().st_size <= PAGE_BUDGET
+        html = page.read_text("utf-8")
+        assert 'data-puzzle="handmade-section-08"' in html and 'data-puzzle="test-deal-too-early"' in html
+        assert "://" not in html.replace("http://www.w3.org/2000/svg", "")
+    assert 'href="practice-en.html"' in (site / "en.html").read_text("utf-8")
+    assert 'href="practice-ru.html"' in (site / "index.html").read_text("utf-8")
+
+
+def test_play_to_the_win_by_typing(site: Path, browser) -> None:  # type: ignore[no-untyped-def]
+    page = _open(browser, site, "en")
+    puzzle = page.locator('[data-puzzle="handmade-section-08"]')
+    feedback = puzzle.locator("[data-feedback]")
+    assert feedback.get_attribute("role") == "status"
+    # A covered reserve card: refused by its rule, with a link to the rule's section.
+    assert _type(puzzle, "7H>f") == ("refused", "reserve.top")
+    link = feedback.locator("a").get_attribute("href")
+    assert link == "en.html#reserve.top" and 'id="reserve.top"' in (site / "en.html").read_text("utf-8")
+    assert "covered" in feedback.inner_text()
+    assert _type(puzzle, "9H>t1") == ("refused", "tableau.empty")
+    assert _type(puzzle, "nonsense") == ("", None)
+    for move in SECTION_08_WIN:
+        assert _type(puzzle, move) == ("won", None), move
+    assert "solved" in feedback.inner_text()
+    assert "52 of 52" in puzzle.locator("[data-progress]").inner_text()
+    # Undo takes the last move back, and typing goes on from there.
+    puzzle.locator("[data-undo]").click()
+    assert "51 of 52" in puzzle.locator("[data-progress]").inner_text()
+    assert _type(puzzle, "t2>f") == ("won", None)  # 4C, named by its column
+    assert page.errors == []
+
+
+def test_a_losing_move_and_a_win_by_tapping_on_a_phone(site: Path, browser) -> None:  # type: ignore[no-untyped-def]
+    page = _open(browser, site, "ru")
+    puzzle = page.locator('[data-puzzle="test-deal-too-early"]')
+    feedback = puzzle.locator("[data-feedback]")
+    board = puzzle.locator("[data-board]")
+
+    def tap_card(code: str) -> None:
+        board.locator(f'[data-card="{code}"]').click(position={"x": 22, "y": 10})  # the visible corner
+
+    def tap_foundation() -> None:
+        board.locator(".foundation").first.click()
+
+    # The trap: dealing first is legal but loses; the page says so and shows a line to the dead end.
+    board.locator("[data-deal]").click()
+    assert feedback.get_attribute("data-verdict") == "lost"
+    puzzle.locator("[data-why]").click()
+    assert "Например" in feedback.inner_text()
+    puzzle.locator("[data-undo]").click()
+    # 6♥ (card 18) onto a reserve pile: refused in Russian, linked to the rule.
+    tap_card("18")
+    board.locator('[aria-label^="стопка резерва 2"] button').click()
+    assert feedback.get_attribute("data-verdict") == "refused"
+    assert feedback.get_attribute("data-rule") == "reserve.no-build"
+    assert "На стопку резерва" in feedback.inner_text()
+    assert feedback.locator("a").get_attribute("href") == "ru.html#reserve.no-build"
+    # 4♥ under 3♥ is not free: tapping it answers with its rule at once.
+    tap_card("16")
+    assert feedback.get_attribute("data-rule") == "tableau.run"
+    # Now the win, tap by tap: 6♥ home, deal, hearts 7..K home, deal, A♥ 2♥ 3♥ 4♥ home.
+    hearts = {rank: 13 + rank - 1 for rank in range(1, 14)}
+    tap_card(str(hearts[6]))
+    tap_foundation()
+    assert feedback.get_attribute("data-verdict") == "won"
+    board.locator("[data-deal]").click()
+    for rank in (7, 8, 9, 10, 11, 12, 13):
+        tap_card(str(hearts[rank]))
+        tap_foundation()
+        assert feedback.get_attribute("data-verdict") == "won", rank
+    board.locator("[data-deal]").click()
+    for rank in (1, 2, 3, 4):
+        tap_card(str(hearts[rank]))
+        tap_foundation()
+        assert feedback.get_attribute("data-verdict") == "won", rank
+    assert "52" in puzzle.locator("[data-progress]").inner_text()
+    assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+    assert page.errors == []
