@@ -135,4 +135,5 @@ def test_demo_builds_worksheet_and_guide(tmp_path: Path) -> None:
     built = tmp_path / "build"
     assert (built / "worksheet-en.pdf").is_file() and len(pdf_pages(built / "worksheet-en.pdf")) >= 2
     pages = sorted(p.name for p in (built / "guide").iterdir())
-    assert pages == ["en.html", "es.html", "index.html", "ru.html"]
+    assert pages == ["en.html", "es.html", "index.html", "practice-en.html", "practice-es.html",
+                     "practice-ru.html", "ru.html"]
