@@ -22,7 +22,8 @@ from __future__ import annotations
 
 import random
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
@@ -151,7 +152,7 @@ def full_hint(pos: Position, *, seconds: float = DEFAULT_SECONDS) -> Hint:
 
 
 def fair_hint(pos: Position, orders: int, *, states: int = DEFAULT_FAIR_STATES, seed: int = 0,
-              progress: Callable[[int, int], None] | None = None) -> Hint:
+              workers: int = 1, progress: Callable[[int, int], None] | None = None) -> Hint:
     """The hint with the stock order unknown: each first move re-solved for `orders` orders of it.
 
     The orders come from :func:`agnes_teach.fairness.hidden_orders` (every order
@@ -160,8 +161,9 @@ def fair_hint(pos: Position, orders: int, *, states: int = DEFAULT_FAIR_STATES, 
     call gives the same hint on any machine); moves that reach the same state up
     to symmetry share one solve.  An order after which the solver runs out of
     budget counts as not keeping the win, so a score is a lower bound; ``lost``
-    says how many orders were proved lost.  `progress` is called with (orders
-    done, orders in all) after each order.
+    says how many orders were proved lost.  `workers` > 1 solves the orders in
+    that many processes (the result is the same).  `progress` is called with
+    (orders done, orders in all) after each order.
     """
     from dataclasses import replace
 
@@ -180,17 +182,14 @@ def fair_hint(pos: Position, orders: int, *, states: int = DEFAULT_FAIR_STATES, 
     first = legal_moves(pos)
     wins = dict.fromkeys(first, 0)
     lost = dict.fromkeys(first, 0)
-    for done, here in enumerate(tried.positions, 1):
-        status_of: dict[bytes, Status] = {}
-        for move in first:
-            after = apply_unchecked(here, move)
-            key = canonical_key(after)
-            if key not in status_of:
-                status_of[key] = solve(after, nodes=states).status
-            wins[move] += status_of[key] == "won"
-            lost[move] += status_of[key] == "lost"
-        if progress is not None:
-            progress(done, len(tried.positions))
+    jobs = [(here, first, states) for here in tried.positions]
+    with _mapper(workers) as run:
+        for done, statuses in enumerate(run(_order_statuses, jobs), 1):
+            for move, status in zip(first, statuses, strict=True):
+                wins[move] += status == "won"
+                lost[move] += status == "lost"
+            if progress is not None:
+                progress(done, len(jobs))
     n = len(tried.positions)
     moves = []
     for move in first:
@@ -208,3 +207,29 @@ def fair_hint(pos: Position, orders: int, *, states: int = DEFAULT_FAIR_STATES, 
         return Hint("fair", moves, None, "fair-none", **common)
     reason = "fair-open" if not pos.stock else "fair-all" if tried.exhaustive else "fair-best"
     return Hint("fair", moves, best, reason, **common)
+
+
+def _order_statuses(job: tuple[Position, list[Move], int]) -> list[Status]:
+    """The verdict after each first move in one order of the hidden cards (one solve per distinct state)."""
+    here, first, states = job
+    status_of: dict[bytes, Status] = {}
+    out: list[Status] = []
+    for move in first:
+        after = apply_unchecked(here, move)
+        key = canonical_key(after)
+        if key not in status_of:
+            status_of[key] = solve(after, nodes=states).status
+        out.append(status_of[key])
+    return out
+
+
+@contextmanager
+def _mapper(workers: int) -> Iterator[Callable[..., Iterable[list[Status]]]]:
+    """``map`` in this process, or an ordered map over `workers` processes."""
+    if workers <= 1:
+        yield map
+        return
+    import multiprocessing
+
+    with multiprocessing.get_context("spawn").Pool(workers) as pool:
+        yield pool.imap

@@ -132,3 +132,10 @@ def test_hint_bad_input() -> None:
     assert runner.invoke(app, ["hint", "--deal", "1", "--fair", "0"]).exit_code == 2
     assert runner.invoke(app, ["hint", "--deal", "1", "--budget", "0"]).exit_code == 2
     assert runner.invoke(app, ["hint", "--deal", "1", "--lang", "de"]).exit_code == 2
+
+
+def test_fair_hint_in_two_processes_is_the_same_hint() -> None:
+    pos = load_scenario(HIDDEN_KEY).position
+    one = fair_hint(pos, 4, seed=1)
+    two = fair_hint(pos, 4, seed=1, workers=2)
+    assert [(m.move, m.wins, m.lost) for m in two.moves] == [(m.move, m.wins, m.lost) for m in one.moves]

@@ -47,6 +47,9 @@ def hint_command(
         int, typer.Option("--states", min=1, help="Fair mode: solver states per move and order.")
     ] = DEFAULT_FAIR_STATES,
     seed: Annotated[int, typer.Option("--seed", min=0, help="Fair mode: which sample of orders.")] = 0,
+    workers: Annotated[
+        int, typer.Option("--workers", min=1, help="Fair mode: parallel processes (the hint is the same).")
+    ] = 1,
 ) -> None:
     """Each legal first move with its verdict (keeps the win, loses, undecided), and the best one with why.
 
@@ -61,7 +64,7 @@ def hint_command(
     position = chosen_position(file, deal_number, pysolfc, profile)
     if fair is not None:
         with _progress() as step:
-            hint = fair_hint(position, fair, states=states, seed=seed, progress=step)
+            hint = fair_hint(position, fair, states=states, seed=seed, workers=workers, progress=step)
     else:
         hint = full_hint(position, seconds=budget)
     if as_json:
