@@ -85,7 +85,10 @@ def refusal_message(refusal: Refusal, lang: str = DEFAULT_LANG) -> str:
     params = dict(refusal.params)
     for key in ("card", "target", "next"):
         if key in params:
-            params[key] = _symbol(params[key])
+            params[key] = _symbol(params[key], lang)
+    for key in ("want", "base"):
+        if key in params:
+            params[key] = rank_letter(lang, params[key])
     # tableau.run refuses three different mistakes; the message says which one was made.
     if refusal.rule == "tableau.run" and params.get("dest") == "f":
         return text(lang, "refusal", "tableau.run@foundation", **params)
@@ -94,9 +97,17 @@ def refusal_message(refusal: Refusal, lang: str = DEFAULT_LANG) -> str:
     return rule_message(lang, refusal.rule, **params)
 
 
-def _symbol(card: str) -> str:
-    """``6H`` -> ``6♥`` for messages people read."""
-    return card[:-1] + SUIT_SYMBOLS[SUITS.index(card[-1])] if card and card[-1] in SUITS else card
+def rank_letter(lang: str, rank: str) -> str:
+    """A rank as printed on the cards of `lang` (``msgctxt "rank-letter"``: Russian В Д К Т)."""
+    letter = translations(lang).pgettext("rank-letter", rank)
+    return letter if letter else rank
+
+
+def _symbol(card: str, lang: str = DEFAULT_LANG) -> str:
+    """``6H`` -> ``6♥``, ``QH`` -> ``Д♥`` in Russian: cards as messages people read show them."""
+    if not card or card[-1] not in SUITS:
+        return card
+    return rank_letter(lang, card[:-1]) + SUIT_SYMBOLS[SUITS.index(card[-1])]
 
 
 def ntext(lang: str, context: str, singular: str, plural: str, n: int, **params: object) -> str:

@@ -106,7 +106,7 @@
     }
     var stock = el("div", {"class": "pile stock", "role": "group", "aria-label": UI.stock});
     stock.appendChild(el("button", {"type": "button", "class": "slot stock-button", "data-deal": "",
-                                    "aria-label": fill(UI.deal_label, {n: String(lay.stock)})},
+                                    "aria-label": lay.stock + ", " + fill(UI.deal_label, {n: String(lay.stock)})},
                          String(lay.stock)));
     top.appendChild(stock);
     var names = d.dests;
@@ -147,7 +147,8 @@
   };
 
   Puzzle.prototype.cardButton = function (card, covered) {
-    var words = covered ? fill(UI.covered, {card: CARDS.words[card]}) : CARDS.words[card];
+    // The name starts with what the button shows (K♥), then says it in words.
+    var words = CARDS.shown[card] + ", " + (covered ? fill(UI.covered, {card: CARDS.words[card]}) : CARDS.words[card]);
     return el("button", {"type": "button", "class": "card" + (CARDS.red[card] ? " red" : "") +
                          (covered ? " covered" : ""), "data-card": String(card), "aria-label": words,
                          "aria-pressed": "false"}, CARDS.shown[card]);

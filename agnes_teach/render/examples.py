@@ -11,18 +11,18 @@ not hold stops the build.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from markupsafe import Markup
 
 from .. import i18n
-from ..cards import Card, card_name, card_symbol, make_card, rank_name, suit_of
+from ..cards import Card, card_name, make_card, rank_name, suit_of
 from ..engine import apply_move, refusal
 from ..moves import DEAL_MOVE, Move
 from ..position import Position, parse_position
 from ..profile import Profile
-from .svg import position_svg
+from .svg import card_face, position_svg, position_text, rank_letter
 
 SPADES, HEARTS, DIAMONDS, CLUBS = range(4)
 
@@ -90,10 +90,21 @@ def build_position(profile: Profile, base: int, piles: dict[str, list[Card]],
 
 @dataclass(frozen=True)
 class Step:
-    """One diagram of an example, with its caption."""
+    """One diagram of an example, with its caption and the position as text."""
 
     diagram: Markup
     caption: str
+    label: str = ""
+    piles: tuple[str, ...] = ()
+
+
+def _step(pos: Position, lang: str, move: Move | None, label: str, caption: str) -> Step:
+    return Step(position_svg(pos, lang, move, label), caption, label, tuple(position_text(pos, lang)))
+
+
+def _face(lang: str) -> Callable[[Card], str]:
+    """Cards in running text: the language's rank letters (Russian В Д К Т) and suit symbols."""
+    return lambda card: card_face(card, lang)
 
 
 @dataclass(frozen=True)
@@ -138,45 +149,41 @@ def foundation_and_empty_column(profile: Profile, lang: str) -> Example:
         [("t3", 5), ("t4", 5), ("t5", 6), ("t6", 6), ("r2", 1), ("r3", 1)],
     )
     first = Move(up1, "f")
-    covered_why = _refused(pos, Move(up2, "f"), "reserve.top", lang)
+    _refused(pos, Move(up2, "f"), "reserve.top", lang)
     after = _legal(pos, first)
     open_move = Move(opener, "t1")
     _legal(after, open_move)
-    still_why = _refused(after, Move(base_diamond, "t1"), "tableau.empty", lang)
+    _refused(after, Move(base_diamond, "t1"), "tableau.empty", lang)
     # The point of the example: the empty column's rank does not follow the foundation.
     if after.foundation_top(HEARTS) != up1 or profile.empty_rank(after.base) != empty:
         raise ExampleError("the foundation did not grow as the example says")
 
-    base_card = card_symbol(make_card(base, HEARTS))
+    c = _face(lang)
+    base_card = c(make_card(base, HEARTS))
+    fields = {"base": rank_letter(base, lang), "base_card": base_card, "card": c(up1), "covered": c(up2),
+              "opener": c(opener), "empty": rank_letter(empty, lang), "other": c(base_diamond)}
     # A profile whose foundations start at a fixed rank deals no base card, so its
     # example neither speaks of "the base" nor contrasts the empty column with it.
     if profile.base_rank is None:
         opening = t(lang, "example", "The base is {base}: {base_card} lies on the heart foundation. The top "
-                    "card of reserve pile r1, {card}, is free and follows it there.",
-                    base=rank_name(base), base_card=base_card, card=card_symbol(up1))
-        refused = t(lang, "example", "{card} may not, although the foundation has grown:",
-                    card=card_symbol(base_diamond))
+                    "card of reserve pile r1, {card}, is free and follows it there; {covered} under it stays "
+                    "covered until then.", **fields)
+        closing = t(lang, "example", "Now the hearts reach {card}. Column t1 is empty, and {opener} may open "
+                    "it: an empty column takes a {empty}, one rank below the base. {other} may not, although "
+                    "the foundation has grown.", **fields)
     else:
         opening = t(lang, "example", "The heart foundation holds {base_card}. The top card of reserve pile "
-                    "r1, {card}, is free and follows it there.", base_card=base_card, card=card_symbol(up1))
-        refused = t(lang, "example", "{card} may not:", card=card_symbol(base_diamond))
-    step1 = Step(
-        position_svg(pos, lang, first,
-                     t(lang, "example", "Move {card} to its foundation", card=card_symbol(up1))),
-        opening
-        + " " + t(lang, "example", "The card under it, {covered}, must wait:", covered=card_symbol(up2))
-        + " " + covered_why,
-    )
-    step2 = Step(
-        position_svg(after, lang, open_move,
-                     t(lang, "example", "Move {card} into the empty column t1", card=card_symbol(opener))),
-        t(lang, "example", "Now the hearts reach {top}. Column t1 is empty, and {card} may open it.",
-          top=card_symbol(up1), card=card_symbol(opener))
-        + " " + refused
-        + " " + still_why,
-    )
+                    "r1, {card}, is free and follows it there; {covered} under it stays covered until then.",
+                    **fields)
+        closing = t(lang, "example", "Now the hearts reach {card}. Column t1 is empty, and {opener} may open "
+                    "it: an empty column takes only a {empty}. {other} may not.", **fields)
+    step1 = _step(pos, lang, first, t(lang, "example", "Move {card} to its foundation", card=c(up1)), opening)
+    step2 = _step(after, lang, open_move,
+                  t(lang, "example", "Move {card} into the empty column t1", card=c(opener)), closing)
+    step3 = _step(_legal(after, open_move), lang, None, t(lang, "example", "After the move"),
+                  t(lang, "example", "{opener} now lies in column t1.", opener=c(opener)))
     return Example("tableau.empty", t(lang, "example", "Worked example: a reserve card goes home, an empty "
-                                      "column is filled"), (step1, step2))
+                                      "column is filled"), (step1, step2, step3))
 
 
 def run_moves(profile: Profile, lang: str) -> Example:
@@ -200,19 +207,20 @@ def run_moves(profile: Profile, lang: str) -> Example:
     )
     move = Move(lead, "t2")
     _legal(pos, move)
-    stuck_why = _refused(pos, Move(pair_low, "t4"), "tableau.run", lang)
-    run_text = " ".join(card_symbol(c) for c in (lead, middle, tail))
-    step = Step(
-        position_svg(pos, lang, move, t(lang, "example", "Move the run {run} onto {card}",
-                                        run=run_text, card=card_symbol(target))),
-        t(lang, "example", "{run} in t1 is a valid run, so it moves onto {card} in t2 in one move.",
-          run=run_text, card=card_symbol(target))
-        + " " + t(lang, "example", "In t3, {low} and {top} are both visible, but they are not a run "
-                  "(same colour), so {low} cannot take {top} along:",
-                  low=card_symbol(pair_low), top=card_symbol(pair_top))
-        + " " + stuck_why,
-    )
-    return Example("tableau.run", t(lang, "example", "Worked example: a run moves as one unit"), (step,))
+    _refused(pos, Move(pair_low, "t4"), "tableau.run", lang)
+    c = _face(lang)
+    run_text = " ".join(c(x) for x in (lead, middle, tail))
+    step = _step(pos, lang, move, t(lang, "example", "Move the run {run} onto {card}", run=run_text,
+                                    card=c(target)),
+                 t(lang, "example", "{run} in t1 is a valid run, so it moves onto {card} in t2 in one move. "
+                   "In t3, {low} and {top} lie one on the other, but both are black, so they are no run: "
+                   "{low} cannot take {top} along, and {top} has to leave first.",
+                   run=run_text, card=c(target), low=c(pair_low), top=c(pair_top)))
+    after = _step(_legal(pos, move), lang, None, t(lang, "example", "After the move"),
+                  t(lang, "example", "Column t1 is empty now, and t2 holds {card} with the whole run on it.",
+                    card=c(target)))
+    title = t(lang, "example", "Worked example: a run moves as one unit")
+    return Example("tableau.run", title, (step, after))
 
 
 def ace_after_king(profile: Profile, lang: str) -> Example:
@@ -224,19 +232,20 @@ def ace_after_king(profile: Profile, lang: str) -> Example:
     if pos.foundation_top(HEARTS) != king or pos.tableau[0][-1] != two:
         raise ExampleError("the wrap example needs base above 2 and hearts up to the King")
     move = Move(ace, "f")
-    early_why = _refused(pos, Move(two, "f"), "foundation.suit", lang)
+    _refused(pos, Move(two, "f"), "foundation.suit", lang)
     after = _legal(pos, move)
     if after.foundation_top(HEARTS) != ace:
         raise ExampleError("the Ace did not land on the King")
-    step = Step(
-        position_svg(pos, lang, move,
-                     t(lang, "example", "Move {card} to its foundation", card=card_symbol(ace))),
-        t(lang, "example", "With base {base} the hearts have reached {king}; the next card up is {ace}, "
-          "so it goes home from r1.", base=rank_name(base), king=card_symbol(king), ace=card_symbol(ace))
-        + " " + t(lang, "example", "{card} has to wait for it:", card=card_symbol(two))
-        + " " + early_why,
-    )
-    return Example("foundation.wrap", t(lang, "example", "Worked example: the Ace follows the King"), (step,))
+    c = _face(lang)
+    step = _step(pos, lang, move, t(lang, "example", "Move {card} to its foundation", card=c(ace)),
+                 t(lang, "example", "With base {base} the hearts have reached {king}. The next card up is "
+                   "{ace}, so it goes home from r1; {two} must wait until {ace} is there.",
+                   base=rank_letter(base, lang), king=c(king), ace=c(ace), two=c(two)))
+    done = _step(after, lang, None, t(lang, "example", "After the move"),
+                 t(lang, "example", "{ace} lies on {king}, and now {two} may follow it home.",
+                   ace=c(ace), king=c(king), two=c(two)))
+    return Example("foundation.wrap", t(lang, "example", "Worked example: the Ace follows the King"),
+                   (step, done))
 
 
 def last_deal(profile: Profile, lang: str) -> Example:
@@ -254,29 +263,29 @@ def last_deal(profile: Profile, lang: str) -> Example:
     covers = targets[0].startswith("r")
     pos = build_position(profile, base, {"r1": [under]} if covers else {}, [("t1", 13)], stock)
     first = stock[0]
-    waiting_why = _refused(pos, Move(first, "f"), "stock.deal", lang)
+    _refused(pos, Move(first, "f"), "stock.deal", lang)
     if covers:
         _legal(pos, Move(under, "f"))
     after = _legal(pos, DEAL_MOVE)
-    done_why = _refused(after, DEAL_MOVE, "stock.no-redeal", lang)
-    names = " ".join(card_symbol(c) for c in stock)
-    before_text = t(lang, "example", "The stock holds its last cards, {cards}. Until they are dealt they "
-                    "cannot be played:", cards=names) + " " + waiting_why
+    _refused(after, DEAL_MOVE, "stock.no-redeal", lang)
+    c = _face(lang)
+    names = " ".join(c(x) for x in stock)
+    before_text = t(lang, "example", "The stock holds its last cards, {cards}; none of them can be played "
+                    "before it is dealt.", cards=names)
     if covers:
-        before_text += " " + t(lang, "example", "{card} on r1 is still free.", card=card_symbol(under))
-        covered_why = _refused(after, Move(under, "f"), "reserve.top", lang)
-        after_text = t(lang, "example", "The deal put {card} on r1, and it covers {under}:",
-                       card=card_symbol(after.reserve[0][-1]), under=card_symbol(under)) + " " + covered_why
+        before_text += " " + t(lang, "example", "{card} on r1 is still free.", card=c(under))
+        _refused(after, Move(under, "f"), "reserve.top", lang)
+        after_text = t(lang, "example", "The deal put {card} on r1, on top of {under}, which cannot be "
+                       "played until {card} has left.", card=c(after.reserve[0][-1]), under=c(under))
     else:
         _legal(after, Move(first, "f"))
-        cell_why = _refused(after, Move(first, targets[-1]), "stock.last-two", lang)
+        _refused(after, Move(first, targets[-1]), "stock.last-two", lang)
         after_text = t(lang, "example", "The deal laid {cards} face up apart from the reserve. {card} may go "
-                       "home at once, but nothing goes on these cards:", cards=names, card=card_symbol(first))
-        after_text += " " + cell_why
-    after_text += " " + t(lang, "example", "The stock is now empty:") + " " + done_why
+                       "home at once, but nothing may be placed on these cards.", cards=names, card=c(first))
+    after_text += " " + t(lang, "example", "The stock is now empty, and it is never dealt again.")
     steps = (
-        Step(position_svg(pos, lang, None, t(lang, "example", "Before the last deal")), before_text),
-        Step(position_svg(after, lang, None, t(lang, "example", "After the last deal")), after_text),
+        _step(pos, lang, None, t(lang, "example", "Before the last deal"), before_text),
+        _step(after, lang, None, t(lang, "example", "After the last deal"), after_text),
     )
     return Example("stock.deal", t(lang, "example", "Worked example: the last deal"), steps)
 

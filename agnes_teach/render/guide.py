@@ -10,6 +10,7 @@ parameter changes the sentence, not just a figure).
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import tempfile
@@ -17,6 +18,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from babel.numbers import format_percent
 from markupsafe import Markup
 
 from .. import i18n
@@ -26,6 +28,7 @@ from ..outputs import registered
 from ..profile import Profile
 from ..registry import rule as registry_rule
 from ..scenario import Scenario
+from ..winrates import win_rate
 from .env import environment, read_asset
 from .examples import Example, example_base, examples, rank_at
 from .practice import MAX_STATES, PAGE_BUDGET, build_practice
@@ -200,7 +203,26 @@ def faq(profile: Profile, lang: str) -> list[Question]:
         last_answer = t(lang, "faq", "After {reserve_deals} deals onto the reserve, the last {last_cards} of "
                         "the stock are laid face up on their own, as {exposed_names}. Both are free at once, "
                         "but only onto a column, and nothing may be placed on them.", **f)
+    if profile.whole_runs_only:
+        part_answer = t(lang, "faq", "Not in this variant: between columns a run moves only whole, led by "
+                        "its first card. Its top card may still go to a foundation on its own.", **f)
+    else:
+        part_answer = t(lang, "faq", "Yes. Any card of a valid run may lead the move and takes the cards on "
+                        "it along, as long as the column it goes to takes that card. The cards below it stay "
+                        "where they are.", **f)
     return [
+        q("faq-win-rate", "How often can it be won?", win_rate_answer(profile, lang)),
+        q("faq-part-of-run", "Can I move part of a run?", part_answer),
+        q("faq-reserve-refill", "Does an empty reserve pile fill again?",
+          t(lang, "faq", "Only through a deal. The stock is dealt as {stock_deals}, onto {deal_targets}, and "
+            "a deal puts a card on each of those piles whether it is empty or not. You may never put a card "
+            "on a reserve pile yourself, so an empty one is not a free cell, and after the last deal onto "
+            "the reserve it stays empty.", **f)),
+        q("faq-pysolfc", "Why does my PySolFC game look different?",
+          t(lang, "faq", "Game numbers are not shared between programs. PySolFC shuffles in its own way, "
+            "deals the base card 36th, after the columns and the reserve, and its last, short deal goes onto "
+            "r1 and r2 (the profile reserve-last-deal). So game 123 there is not deal 123 here; agnes-teach "
+            "deal --pysolfc 123 lays out PySolFC's game for these tools.", **f)),
         q("faq-covered", "Can I play a reserve card that is covered?",
           t(lang, "faq", "No. Only the top card of each reserve pile is in play. A covered card becomes free "
             "again once every card lying on it has left. A deal onto the reserve covers its tops again, so "
@@ -217,6 +239,34 @@ def faq(profile: Profile, lang: str) -> list[Question]:
             "tops it lands on, so first play what you need from them.", **f)),
         q("faq-last-two", "What happens to the last two cards?", last_answer),
     ]
+
+
+def _percent(value: float, lang: str) -> str:
+    return format_percent(value, format="#,##0.0%", locale=lang)
+
+
+def win_rate_answer(profile: Profile, lang: str) -> str:
+    """How often the profile's deals can be won: from the survey in data/win_rates.yaml, with intervals."""
+    t = i18n.text
+    rate = win_rate(profile.id)
+    ordinary = t(lang, "faq", "Without knowing the stock a player wins far less often: Morehead's rule "
+                 "book of 1949 put ordinary play of Agnes Bernauer at about 1 game in 3.")
+    if rate is None:
+        return t(lang, "faq", "This variant has not been surveyed yet (agnes-teach survey --profile {id} "
+                 "does it).", id=profile.id) + " " + ordinary
+    low, high = rate.bounds()
+    ilo, ihi = rate.interval()
+    share, dlo, dhi = rate.decided_rate()
+    text = t(lang, "faq", "With the order of the stock known, the solver tried deals {deals}, {budget} s "
+             "each: {won} were won, {lost} proved lost and {unknown} left undecided. So between {low} and "
+             "{high} of these deals can be won (every undecided deal lost, or every one won; 95% interval "
+             "{ilo} to {ihi}). Of the decided deals, {share} were won ({dlo} to {dhi}), a figure that leans "
+             "high because a win is quicker to prove than a loss.",
+             deals=rate.deals.replace("-", "–"), budget=f"{rate.budget_seconds:g}", won=rate.won,
+             lost=rate.lost, unknown=rate.unknown, low=_percent(low, lang), high=_percent(high, lang),
+             ilo=_percent(ilo, lang), ihi=_percent(ihi, lang), share=_percent(share, lang),
+             dlo=_percent(dlo, lang), dhi=_percent(dhi, lang))
+    return text + " " + ordinary
 
 
 def notation(profile: Profile, lang: str) -> str:
@@ -253,6 +303,12 @@ def page_html(profile: Profile, lang: str, langs: Sequence[str], practice: bool 
         questions=faq(profile, lang),
         switcher=[(code, ENDONYMS.get(code, code), f"{code}.html") for code in langs],
         css=Markup(read_asset("guide.css")),
+        step_labels=Markup(json.dumps({
+            "back": i18n.text(lang, "guide", "Previous step"),
+            "next": i18n.text(lang, "guide", "Next step"),
+            "status": i18n.text(lang, "guide", "Step {n} of {count}"),
+        }, ensure_ascii=False).replace("</", "<\\/")),
+        script=Markup(read_asset("guide-steps.js")),
     )
 
 

@@ -27,7 +27,7 @@ from pathlib import Path
 from markupsafe import Markup
 
 from .. import i18n
-from ..cards import Card, card_name, card_symbol, rank_name, rank_of, suit_of
+from ..cards import Card, card_name, card_symbol, rank_name, suit_of
 
 # _refusal takes the card's place, found once per card instead of once per destination.
 from ..engine import Place, Refusal, _refusal, apply_unchecked, legal_moves, refusal, resolve
@@ -394,12 +394,11 @@ def puzzle_data(scenario: Scenario, lang: str, messages: Messages) -> PuzzleData
 
 def card_labels(lang: str) -> dict[str, object]:
     """How the page shows a card: rank letters of the language, suit symbols, words for screen readers."""
-    from .svg import card_words
+    from .svg import card_face, card_words
 
     return {
         "symbols": [card_symbol(c) for c in range(52)],
-        "shown": [i18n.text(lang, "rank-letter", rank_name(rank_of(c))) + card_symbol(c)[-1]
-                  for c in range(52)],
+        "shown": [card_face(c, lang) for c in range(52)],
         "words": [card_words(c, lang) for c in range(52)],
         "names": [card_name(c) for c in range(52)],
         "red": [suit_of(c) in (1, 2) for c in range(52)],

@@ -90,13 +90,49 @@ def card_words(card: int, lang: str) -> str:
     return i18n.text(lang, "diagram", "{rank} of {suit}", rank=rank, suit=suit)
 
 
+def rank_letter(rank: int, lang: str) -> str:
+    """The rank as printed on cards in `lang` (Russian В Д К Т); notation always stays J Q K A."""
+    return i18n.text(lang, "rank-letter", rank_name(rank))
+
+
+def card_face(card: int, lang: str) -> str:
+    """The card as shown in `lang`: localized rank letter and suit symbol (``Д♥``)."""
+    return rank_letter(rank_of(card), lang) + SUIT_SYMBOLS[suit_of(card)]
+
+
+def position_text(pos: Position, lang: str) -> list[str]:
+    """The position as lines of text, pile by pile, for readers who cannot see the diagram."""
+    t = i18n.text
+
+    def cards(pile: tuple[int, ...]) -> str:
+        return ", ".join(card_words(c, lang) for c in pile) if pile else t(lang, "diagram", "empty")
+
+    homes = []
+    for suit in range(4):
+        top = pos.foundation_top(suit)
+        homes.append(card_words(top, lang) if top is not None
+                     else t(lang, "diagram", "empty foundation, starts with {card}",
+                            card=card_words(make_card(pos.base, suit), lang)))
+    lines = [t(lang, "diagram", "Foundations (base {rank}): {cards}", rank=rank_letter(pos.base, lang),
+               cards="; ".join(homes))]
+    lines += [t(lang, "diagram", "Column t{n}, bottom to top: {cards}", n=i + 1, cards=cards(pile))
+              for i, pile in enumerate(pos.tableau)]
+    lines += [t(lang, "diagram", "Reserve pile r{n}, bottom to top: {cards}", n=i + 1, cards=cards(pile))
+              for i, pile in enumerate(pos.reserve)]
+    lines += [t(lang, "diagram", "Exposed cell x{n}: {cards}", n=i + 1, cards=cards(pile))
+              for i, pile in enumerate(pos.exposed)]
+    stock = len(pos.stock)
+    lines.append(i18n.ntext(lang, "diagram", "{n} card in the stock", "{n} cards in the stock", stock))
+    return lines
+
+
 def _card(card: int, x: float, y: float, lang: str, *, covered: bool = False,
           outline: bool = False, pip: bool = True) -> str:
     """One card face; `pip` draws the big suit symbol (hidden anyway under a card lying on it)."""
     colour = _suit_colour(card)
     fill = "#e4e4e4" if covered else "#ffffff"
     stroke, stroke_w = ("#1f5fbf", 2.6) if outline else ("#555555", 1)
-    rank = rank_name(rank_of(card))
+    rank = rank_letter(rank_of(card), lang)
     suit = SUIT_SYMBOLS[suit_of(card)]
     label = card_words(card, lang)
     if covered:
@@ -171,7 +207,7 @@ def position_svg(pos: Position, lang: str = "en", move: Move | None = None, capt
             moving = set(pile[place.depth:]) if place.kind == "t" else {move.card}
 
     # Foundations
-    base_text = t(lang, "diagram", "base {rank}", rank=rank_name(pos.base))
+    base_text = t(lang, "diagram", "base {rank}", rank=rank_letter(pos.base, lang))
     parts.append(
         f'<text x="{MARGIN:g}" y="{lay.foundations[0].y - 5:g}" font-size="11" fill="#333333">'
         f"{escape(base_text)}</text>"
@@ -180,7 +216,7 @@ def position_svg(pos: Position, lang: str = "en", move: Move | None = None, capt
         top = pos.foundation_top(suit)
         if top is None:
             start = make_card(pos.base, suit)
-            parts.append(_empty(slot.x, slot.y, card_symbol(start),
+            parts.append(_empty(slot.x, slot.y, card_face(start, lang),
                                 t(lang, "diagram", "empty foundation, starts with {card}",
                                   card=card_words(start, lang))))
         else:
