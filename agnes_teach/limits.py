@@ -16,7 +16,8 @@ from .fields import MAX_LIST, MAX_MOVES, MAX_PILE
 from .yamlio import MAX_BYTES
 
 __all__ = [
-    "MAX_BUDGET", "MAX_BYTES", "MAX_LIST", "MAX_MOVES", "MAX_PILE", "MAX_PROBLEMS_SHOWN",
+    "MAX_BUDGET", "MAX_BYTES", "MAX_FAIR_ORDERS", "MAX_FAIR_STATES", "MAX_LIST", "MAX_MOVES", "MAX_PILE",
+    "MAX_PROBLEMS_SHOWN",
     "budget_seconds", "cpu_count", "max_workers",
 ]
 
@@ -27,6 +28,10 @@ __all__ = [
 MAX_BUDGET = 86_400.0
 # An error names at most this many problems, then counts the rest.
 MAX_PROBLEMS_SHOWN = 20
+# hint --fair: orders of the hidden cards (an interval of about ±3 points at 1000) and solver
+# states per solve (minutes per solve on one core); beyond these a hint takes days.
+MAX_FAIR_ORDERS = 1000
+MAX_FAIR_STATES = 2_000_000
 
 
 def cpu_count() -> int:

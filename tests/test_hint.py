@@ -132,6 +132,10 @@ def test_hint_bad_input() -> None:
     assert runner.invoke(app, ["hint", "--deal", "1", "--fair", "0"]).exit_code == 2
     assert runner.invoke(app, ["hint", "--deal", "1", "--budget", "0"]).exit_code == 2
     assert runner.invoke(app, ["hint", "--deal", "1", "--lang", "de"]).exit_code == 2
+    too_many = runner.invoke(app, ["hint", "--deal", "1", "--fair", "1001"])
+    assert too_many.exit_code == 2 and "--fair is at most 1000" in too_many.stderr
+    assert runner.invoke(app, ["hint", "--deal", "1", "--fair", "2", "--states", "2000001"]).exit_code == 2
+    assert runner.invoke(app, ["hint", "--deal", "1", "--fair", "2", "--workers", "999"]).exit_code == 2
 
 
 def test_fair_hint_in_two_processes_is_the_same_hint() -> None:

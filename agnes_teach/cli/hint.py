@@ -11,7 +11,9 @@ from typing import Annotated
 import typer
 
 from .. import i18n
+from ..errors import InputError
 from ..hint import DEFAULT_FAIR_STATES, DEFAULT_SECONDS, Hint, fair_hint, full_hint
+from ..limits import MAX_FAIR_ORDERS, MAX_FAIR_STATES, max_workers
 from . import app, input_errors
 from .options import (
     DealOption,
@@ -61,6 +63,12 @@ def hint_command(
     Example: agnes-teach hint --deal 123 --fair 20 --lang ru
     """
     check_budget(budget)
+    if fair is not None and fair > MAX_FAIR_ORDERS:
+        raise InputError(f"--fair is at most {MAX_FAIR_ORDERS} orders (here {fair})")
+    if states > MAX_FAIR_STATES:
+        raise InputError(f"--states is at most {MAX_FAIR_STATES} (here {states})")
+    if workers > max_workers():
+        raise InputError(f"--workers must be 1 to {max_workers()} (the CPUs this machine lets the run use)")
     position = chosen_position(file, deal_number, pysolfc, profile)
     if fair is not None:
         with _progress() as step:
