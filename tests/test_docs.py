@@ -43,3 +43,40 @@ def test_formats_describes_every_command() -> None:
 
 def test_readme_links_the_formats_spec() -> None:
     assert "](docs/formats.md)" in README
+
+
+def _console_transcript() -> list[tuple[str, list[str]]]:
+    """The README's first console example: (command, the output lines shown under it)."""
+    block = re.search(r"Examples:\n\n```console\n(.*?)```", README, flags=re.S)
+    assert block is not None
+    steps: list[tuple[str, list[str]]] = []
+    for line in block.group(1).splitlines():
+        if line.startswith("$ "):
+            steps.append((line[2:], []))
+        else:
+            steps[-1][1].append(line)
+    return steps
+
+
+def test_readme_console_example_is_what_the_program_prints(tmp_path: Path) -> None:
+    import shlex
+    import subprocess
+    import sys
+
+    steps = _console_transcript()
+    assert len(steps) >= 4
+    ran = 0
+    for command, shown in steps:
+        if not shown and ">" not in command:
+            continue  # `check puzzles/` (the whole library) is run by test_puzzle_library.py
+        words = shlex.split(command)
+        redirect = words.index(">") if ">" in words else None
+        argv = words[1:redirect] if redirect is not None else words[1:]
+        proc = subprocess.run([sys.executable, "-m", "agnes_teach", *argv], capture_output=True, text=True,
+                              cwd=tmp_path, timeout=120)
+        if redirect is not None:
+            (tmp_path / words[redirect + 1]).write_text(proc.stdout, "utf-8")
+        else:
+            assert proc.stdout.splitlines() == shown, command
+        ran += 1
+    assert ran == len(steps) - 1
