@@ -116,6 +116,8 @@ REASONS = {
     "fair-all": "Best: {move}. It keeps the win in {wins} of all {of} orders of the hidden cards; "
                 "no move does better.",
     "fair-open": "Best: {move}. Nothing is hidden (the stock is empty), and it keeps the win.",
+    "fair-shown": "Best: {move}. Nothing is hidden (the page shows the stock in order), "
+                  "and it keeps the win.",
     "fair-none": "No move keeps the win in any of the {of} orders of the hidden cards that were tried.",
 }
 
@@ -152,7 +154,8 @@ def full_hint(pos: Position, *, seconds: float = DEFAULT_SECONDS) -> Hint:
 
 
 def fair_hint(pos: Position, orders: int, *, states: int = DEFAULT_FAIR_STATES, seed: int = 0,
-              workers: int = 1, progress: Callable[[int, int], None] | None = None) -> Hint:
+              workers: int = 1, stock_visible: bool = False,
+              progress: Callable[[int, int], None] | None = None) -> Hint:
     """The hint with the stock order unknown: each first move re-solved for `orders` orders of it.
 
     The orders come from :func:`agnes_teach.fairness.hidden_orders` (every order
@@ -162,12 +165,14 @@ def fair_hint(pos: Position, orders: int, *, states: int = DEFAULT_FAIR_STATES, 
     to symmetry share one solve.  An order after which the solver runs out of
     budget counts as not keeping the win, so a score is a lower bound; ``lost``
     says how many orders were proved lost.  `workers` > 1 solves the orders in
-    that many processes (the result is the same).  `progress` is called with
+    that many processes (the result is the same).  `stock_visible`: the page
+    shows the stock in order (a scenario's ``stock_shown``), so nothing is
+    hidden and the one order tried is the real one.  `progress` is called with
     (orders done, orders in all) after each order.
     """
     from dataclasses import replace
 
-    from .fairness import hidden_orders
+    from .fairness import Orders, hidden_orders
 
     if orders < 1:
         raise ValueError("a fair hint needs at least one order of the hidden cards")
@@ -178,7 +183,11 @@ def fair_hint(pos: Position, orders: int, *, states: int = DEFAULT_FAIR_STATES, 
     # order is no likelier to be tried than any other: a hint must not peek at the stock.
     stock = list(pos.stock)
     random.Random(f"fair-hint/{seed}").shuffle(stock)
-    tried = hidden_orders(replace(pos, stock=tuple(stock)), limit=orders, sample=orders, seed=seed)
+    if stock_visible:
+        tried = Orders((pos,), True, 1)
+    else:
+        tried = hidden_orders(replace(pos, stock=tuple(stock)), limit=orders, sample=orders, seed=seed)
+    hidden = 0 if stock_visible else len(pos.stock)
     first = legal_moves(pos)
     wins = dict.fromkeys(first, 0)
     lost = dict.fromkeys(first, 0)
@@ -198,14 +207,17 @@ def fair_hint(pos: Position, orders: int, *, states: int = DEFAULT_FAIR_STATES, 
     # Most wins first; then fewest proved losses; then home, table, deal.
     moves.sort(key=lambda m: (-(m.wins or 0), m.lost or 0, preference(m.move)))
     elapsed = time.perf_counter() - start
-    common: dict[str, Any] = {"exhaustive": tried.exhaustive, "hidden": len(pos.stock), "seconds": elapsed,
-                              "params": {"of": n, "n": n, "hidden": len(pos.stock)}}
+    common: dict[str, Any] = {"exhaustive": tried.exhaustive, "hidden": hidden, "seconds": elapsed,
+                              "params": {"of": n, "n": n, "hidden": hidden}}
     if not moves:
         return Hint("fair", [], None, "stuck", **common)
     best = moves[0]
     if not best.wins:
         return Hint("fair", moves, None, "fair-none", **common)
-    reason = "fair-open" if not pos.stock else "fair-all" if tried.exhaustive else "fair-best"
+    if not hidden:
+        reason = "fair-shown" if pos.stock else "fair-open"
+    else:
+        reason = "fair-all" if tried.exhaustive else "fair-best"
     return Hint("fair", moves, best, reason, **common)
 
 

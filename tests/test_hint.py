@@ -143,3 +143,14 @@ def test_fair_hint_in_two_processes_is_the_same_hint() -> None:
     one = fair_hint(pos, 4, seed=1)
     two = fair_hint(pos, 4, seed=1, workers=2)
     assert [(m.move, m.wins, m.lost) for m in two.moves] == [(m.move, m.wins, m.lost) for m in one.moves]
+
+
+def test_fair_hint_with_the_stock_shown_hides_nothing() -> None:
+    pos = load_scenario(HIDDEN_KEY).position
+    hint = fair_hint(pos, 8, stock_visible=True)
+    assert hint.hidden == 0 and hint.exhaustive and hint.reason_id == "fair-shown"
+    assert all(m.of == 1 for m in hint.moves)
+    assert hint.best is not None and str(hint.best.move) == "AC>f"
+    # The one order tried is the real one: the verdicts are the full-information ones.
+    full = {str(m.move): m.verdict for m in full_hint(pos, seconds=10).moves}
+    assert {str(m.move): m.verdict for m in hint.moves} == full

@@ -6,6 +6,7 @@ import json
 import sys
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from pathlib import Path
 from typing import Annotated
 
 import typer
@@ -14,6 +15,7 @@ from .. import i18n
 from ..errors import InputError
 from ..hint import DEFAULT_FAIR_STATES, DEFAULT_SECONDS, Hint, fair_hint, full_hint
 from ..limits import MAX_FAIR_ORDERS, MAX_FAIR_STATES, max_workers
+from ..scenario import load_scenario
 from . import app, input_errors
 from .options import (
     DealOption,
@@ -72,13 +74,19 @@ def hint_command(
     position = chosen_position(file, deal_number, pysolfc, profile)
     if fair is not None:
         with _progress() as step:
-            hint = fair_hint(position, fair, states=states, seed=seed, workers=workers, progress=step)
+            hint = fair_hint(position, fair, states=states, seed=seed, workers=workers,
+                             stock_visible=_stock_shown(file), progress=step)
     else:
         hint = full_hint(position, seconds=budget)
     if as_json:
         print(json.dumps(hint.to_json(lang), ensure_ascii=False))
         return
     print(render_hint(hint, lang))
+
+
+def _stock_shown(file: Path | None) -> bool:
+    """A scenario whose page shows the stock in order (``stock_shown: true``) hides nothing."""
+    return file is not None and load_scenario(file).raw.get("stock_shown") is True
 
 
 @contextmanager
