@@ -70,7 +70,7 @@ def test_figures_come_from_the_profile(site: Path, ru_site: Path) -> None:
     ru = _page(ru_site, "ru")
     # agnes-ru: six reserve piles, 6 + 6 + 6, a King for empty columns, foundations from the Ace.
     assert "6 + 6 + 6" in ru and "18 карт" in ru and "r1–r6" in ru
-    assert "карту ранга K" in ru and 'id="foundation.return"' in ru
+    assert "только карту К" in ru and 'id="foundation.return"' in ru
     assert 'id="deal.base"' not in ru and ">x1</text>" not in ru
     assert "7 + 7 + 2" not in ru
 

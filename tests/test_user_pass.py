@@ -91,11 +91,12 @@ def test_foundation_full_does_not_deny_the_agnes_ru_return() -> None:
 
 
 @pytest.mark.parametrize(("lang", "wording"), [
-    ("ru", "только карту ранга 4"),
-    ("es", "solo admite una carta de rango 4"),
+    ("ru", "только карту 4"),
+    ("es", "solo admite un 4"),
 ])
 def test_tableau_empty_speaks_of_a_card_not_a_bare_rank(lang: str, wording: str) -> None:
-    # Was "принимает только ранг 4" / "solo admite el rango 4": a column takes cards, not ranks.
+    # Was "принимает только ранг 4" / "solo admite el rango 4": a column takes cards, not ranks
+    # (and players say "a 4", not "a card of rank 4").
     from agnes_teach.scenario import load_scenario
 
     pos = load_scenario(SECTION_08).position

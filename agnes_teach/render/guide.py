@@ -80,16 +80,20 @@ def figures(profile: Profile, lang: str) -> dict[str, str]:
     deals = profile.stock_deals
     exposed = [p for deal in deals for p in deal if p.startswith("x")]
     reserve_deals = [d for d in deals if all(p.startswith("r") for p in d)]
+    def letter(rank: int) -> str:
+        # The rank as printed on cards in this language (Russian В Д К Т); notation keeps J Q K A.
+        return i18n.rank_letter(lang, rank_name(rank))
+
     return {
-        "base_example": rank_name(base),
-        "empty_rank": rank_name(profile.empty_rank(base)),
-        "next_rank": rank_name(rank_above(base)),
-        "start_rank": rank_name(base),
-        "end_rank": rank_name(rank_below(base)),
+        "base_example": letter(base),
+        "empty_rank": letter(profile.empty_rank(base)),
+        "next_rank": letter(rank_above(base)),
+        "start_rank": letter(base),
+        "end_rank": letter(rank_below(base)),
         "start_rank_word": i18n.text(lang, "rank", rank_name(base)),
         "end_rank_word": i18n.text(lang, "rank", rank_name(rank_below(base))),
         "empty_rank_word": i18n.text(lang, "rank", rank_name(profile.empty_rank(base))),
-        "wrap_sequence": ", ".join(rank_name(rank_at(base, i)) for i in range(13)),
+        "wrap_sequence": ", ".join(letter(rank_at(base, i)) for i in range(13)),
         "columns": str(profile.columns),
         "column_lengths": ", ".join(str(c) for c in profile.column_lengths),
         "tableau_cards": i18n.ntext(lang, "figure", "{n} card", "{n} cards", sum(profile.column_lengths)),
