@@ -169,7 +169,7 @@
         var own = this.pileOf(card);
         var other = 1;
         while (other === own && other < this.data.columns) { other++; }
-        this.refuse(pattern[1 + other], this.moveText(card, other));
+        this.refuse(pattern[1 + other], this.moveText(card, other), fill(UI.not_free, {card: CARDS.symbols[card]}));
         return;
       }
       this.selected = card;
@@ -208,12 +208,12 @@
     this.refuse(card < 0 ? st.d : this.pattern(card)[1 + dest], text);
   };
 
-  Puzzle.prototype.refuse = function (messageIndex, text) {
+  Puzzle.prototype.refuse = function (messageIndex, text, headline) {
     var message = MSG[messageIndex], rule = message[0], info = RULES[rule];
     this.feedback.textContent = "";
     this.feedback.setAttribute("data-verdict", "refused");
     this.feedback.setAttribute("data-rule", rule);
-    this.feedback.appendChild(el("strong", {}, fill(UI.refused, {move: text}) + " "));
+    this.feedback.appendChild(el("strong", {}, (headline || fill(UI.refused, {move: text})) + " "));
     this.feedback.appendChild(document.createTextNode(message[1] + " "));
     if (info) { this.feedback.appendChild(el("a", {"href": info.href}, fill(UI.rule_link, {title: info.title}))); }
   };

@@ -483,6 +483,7 @@ def ui_strings(lang: str) -> dict[str, object]:
         "loses": t(lang, "practice", "{move} is legal, but now the game is lost: no line from here brings "
                    "every card home. Undo it, or ask why."),
         "refused": t(lang, "practice", "{move} is not allowed."),
+        "not_free": t(lang, "practice", "{card} cannot be picked up."),
         "rule_link": t(lang, "practice", "Rule: {title}"),
         "not_a_move": t(lang, "practice", "“{text}” is not a move. Write CARD>PILE, such as 6H>f or 4C>t2, "
                         "or deal."),
