@@ -104,10 +104,20 @@ def test_axe_finds_nothing_on_any_page_at_either_width(full_site: Path) -> None:
                     page.goto((full_site / name).as_uri())
                     page.add_script_tag(content=script)
                     version = page.evaluate("axe.version")
-                    violations = page.evaluate(
-                        "async () => (await axe.run(document, {resultTypes: ['violations']})).violations"
-                        ".map(v => [v.id, v.impact, v.nodes.length, v.nodes[0].target.join(' ')])")
-                    found += [(viewport["width"], name, *v) for v in violations]
+                    states = ["as loaded"]
+                    if name.startswith("practice-"):
+                        states.append("after a refused move")
+                    for state in states:
+                        if state == "after a refused move":
+                            # A picked-up card, then a refusal with its rule link in the feedback.
+                            page.locator('[data-card="42"]').click()  # 4♣, free
+                            page.locator(".kind-r").nth(2).locator("button").first.click()  # onto r3
+                            verdict = page.locator("[data-feedback]").first.get_attribute("data-verdict")
+                            assert verdict == "refused"
+                        violations = page.evaluate(
+                            "async () => (await axe.run(document, {resultTypes: ['violations']})).violations"
+                            ".map(v => [v.id, v.impact, v.nodes.length, v.nodes[0].target.join(' ')])")
+                        found += [(viewport["width"], name, state, *v) for v in violations]
                 page.close()
         finally:
             browser.close()
