@@ -1,22 +1,30 @@
-"""Solver benchmark (not a test): how many deals are decided within 0.1 s, 1 s and 10 s.
+"""Solver benchmark (not a test): how many deals are decided within 0.1 / 1 / 10 / 60 s.
 
-Runs the solver with pruning on deals 1..N and with every pruning switched
-off on deals 1..M, one process, and prints both side by side: the fraction
-of deals decided (won or lost) within each time, the won/lost/unknown counts
-and the states expanded per second.
+Runs the solver on the same deals with each of several configurations, one
+process, one deal at a time, and prints them side by side: the fraction of
+deals decided (won or lost) within each time, the won/lost/unknown counts,
+states expanded per second, and the peak memory of the process.
 
-    python bench/solver.py --deals 1000 --unpruned-deals 200 --budget 10 --log /tmp/bench
+    python bench/solver.py --deals 20001-21000 --budget 10 --configs c,python --python-deals 200 --log LOG
 
-Each finished deal is appended to ``LOG-pruned.jsonl`` / ``LOG-unpruned.jsonl``
-(one JSON line per deal, the same fields as ``agnes-teach survey --out``), so
-an interrupted run resumes, and a survey file made with the same budget can
-stand in for the pruned half (``--pruned-log FILE``).
+Configurations: ``c`` (the compiled core, pruning on), ``python`` (the Python
+reference search, pruning on), ``c-unpruned`` / ``python-unpruned`` (every
+pruning off).  ``--python-deals N`` runs the Python configurations on the
+first N deals of the range only (they are slow), and the table then also
+shows the other configurations on those same N deals, so every ratio is
+taken on the same deals in the same run.
+
+Each finished deal is appended to ``LOG-CONFIG.jsonl`` (one JSON line per
+deal, the fields of ``agnes-teach survey --out``), so an interrupted run
+resumes; ``--only CONFIG`` runs one configuration (to run several in
+separate processes; the logs join them).
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import resource
 import sys
 import time
 from pathlib import Path
@@ -26,7 +34,13 @@ from agnes_teach.deal import deal
 from agnes_teach.profile import get_profile
 from agnes_teach.solver import solve
 
-THRESHOLDS = (0.1, 1.0, 10.0)
+THRESHOLDS = (0.1, 1.0, 10.0, 60.0)
+CONFIGS = {
+    "c": ("c", True),
+    "python": ("python", True),
+    "c-unpruned": ("c", False),
+    "python-unpruned": ("python", False),
+}
 
 
 def read_log(path: Path | None) -> dict[int, dict[str, Any]]:
@@ -40,27 +54,29 @@ def read_log(path: Path | None) -> dict[int, dict[str, Any]]:
     return rows
 
 
-def run(
-    numbers: list[int], profile_id: str, budget: float, prune: bool, log: Path | None
-) -> dict[int, dict[str, Any]]:
+def peak_mib() -> float:
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+
+
+def run(numbers: list[int], profile_id: str, budget: float, config: str, log: Path | None) -> dict[int, dict]:
+    engine, prune = CONFIGS[config]
     rows = read_log(log)
     handle = log.open("a", encoding="utf-8") if log is not None else None
     profile = get_profile(profile_id)
     todo = [n for n in numbers if n not in rows]
     started = time.perf_counter()
     for i, number in enumerate(todo, 1):
-        result = solve(deal(number, profile), seconds=budget, prune=prune)
+        result = solve(deal(number, profile), seconds=budget, prune=prune, engine=engine)  # type: ignore[arg-type]
         row = {"deal": number, "profile": profile_id, "status": result.status, "nodes": result.nodes,
                "seconds": round(result.seconds, 4), "moves": len(result.solution), "budget": budget,
-               "prune": prune}
+               "config": config, "peak_mib": round(peak_mib(), 1)}
         rows[number] = row
         if handle is not None:
             handle.write(json.dumps(row) + "\n")
             handle.flush()
         if sys.stderr.isatty():
             spent = time.perf_counter() - started
-            print(f"\r{'pruned' if prune else 'unpruned'}: {i}/{len(todo)} deals, {spent:.0f} s",
-                  end="", file=sys.stderr)
+            print(f"\r{config}: {i}/{len(todo)} deals, {spent:.0f} s", end="", file=sys.stderr)
     if sys.stderr.isatty() and todo:
         print(file=sys.stderr)
     if handle is not None:
@@ -72,13 +88,16 @@ def figures(rows: list[dict[str, Any]]) -> dict[str, Any]:
     n = len(rows)
     decided = [r for r in rows if r["status"] != "unknown"]
     seconds = sum(r["seconds"] for r in rows)
+    budget = max((r["budget"] for r in rows), default=0)
     return {
         "deals": n,
-        **{f"within {t:g} s": sum(r["seconds"] <= t for r in decided) / n if n else 0.0 for t in THRESHOLDS},
+        **{f"within {t:g} s": (sum(r["seconds"] <= t for r in decided) / n if n else 0.0)
+           if t <= budget else None for t in THRESHOLDS},
         "won": sum(r["status"] == "won" for r in rows),
         "lost": sum(r["status"] == "lost" for r in rows),
         "unknown": n - len(decided),
         "states/s": round(sum(r["nodes"] for r in rows) / seconds) if seconds else 0,
+        "peak MiB": max((r.get("peak_mib", 0) for r in rows), default=0),
     }
 
 
@@ -90,42 +109,63 @@ def table(columns: dict[str, dict[str, Any]]) -> str:
         cells = []
         for name in names:
             value = columns[name][key]
-            cells.append(f"{100 * value:.1f}%" if key.startswith("within") else str(value))
+            if value is None:
+                cells.append("-")
+            elif key.startswith("within"):
+                cells.append(f"{100 * value:.1f}%")
+            else:
+                cells.append(f"{value:,}" if isinstance(value, int) else str(value))
         lines.append(f"| {key} | " + " | ".join(cells) + " |")
     return "\n".join(lines)
 
 
+def parse_range(text: str) -> list[int]:
+    low, _, high = text.partition("-")
+    return list(range(int(low), int(high or low) + 1))
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--deals", type=int, default=1000, help="pruned search on deals 1..N")
-    parser.add_argument("--unpruned-deals", type=int, default=None, help="unpruned on deals 1..M (default N)")
+    parser.add_argument("--deals", default="1-1000", help="deal range, e.g. 20001-21000")
     parser.add_argument("--budget", type=float, default=10.0, help="seconds per deal")
     parser.add_argument("--profile", default="bernauer")
+    parser.add_argument("--configs", default="c,python", help=f"comma-separated, of {', '.join(CONFIGS)}")
+    parser.add_argument("--python-deals", type=int, default=None,
+                        help="run the python configurations on the first N deals only")
     parser.add_argument("--log", type=Path, default=None, help="prefix of the per-deal JSON-lines logs")
-    parser.add_argument("--pruned-log", type=Path, default=None, help="JSON-lines file for the pruned half")
-    parser.add_argument("--only", choices=("pruned", "unpruned"), default=None,
-                        help="run one half only (to run the halves in two processes; the logs join them)")
+    parser.add_argument("--only", choices=tuple(CONFIGS), default=None, help="run this configuration only")
     args = parser.parse_args()
-    unpruned_n = args.deals if args.unpruned_deals is None else args.unpruned_deals
-    pruned_log = args.pruned_log or (Path(f"{args.log}-pruned.jsonl") if args.log else None)
-    unpruned_log = Path(f"{args.log}-unpruned.jsonl") if args.log else None
-    if args.only != "unpruned":
-        pruned = run(list(range(1, args.deals + 1)), args.profile, args.budget, True, pruned_log)
-    if args.only != "pruned":
-        unpruned = run(list(range(1, unpruned_n + 1)), args.profile, args.budget, False, unpruned_log)
+    numbers = parse_range(args.deals)
+    configs = [c.strip() for c in args.configs.split(",") if c.strip()]
+    for c in configs:
+        if c not in CONFIGS:
+            parser.error(f"unknown configuration {c!r}")
+    short = numbers[: args.python_deals] if args.python_deals else numbers
+    results: dict[str, dict[int, dict]] = {}
+    for config in configs:
+        if args.only is not None and config != args.only:
+            continue
+        deals = short if config.startswith("python") else numbers
+        log = Path(f"{args.log}-{config}.jsonl") if args.log else None
+        results[config] = run(deals, args.profile, args.budget, config, log)
     if args.only is not None:
         return
-    columns = {
-        f"pruned, deals 1-{args.deals}": figures(list(pruned.values())),
-        f"no pruning, deals 1-{unpruned_n}": figures(list(unpruned.values())),
-    }
-    if unpruned_n < args.deals:
-        columns[f"pruned, deals 1-{unpruned_n}"] = figures([pruned[n] for n in range(1, unpruned_n + 1)])
+    columns: dict[str, dict[str, Any]] = {}
+    span = f"{numbers[0]}-{numbers[-1]}"
+    for config in configs:
+        if not config.startswith("python"):
+            columns[f"{config}, deals {span}"] = figures(list(results[config].values()))
+    if short != numbers or any(c.startswith("python") for c in configs):
+        small = f"{short[0]}-{short[-1]}"
+        for config in configs:
+            rows = [results[config][n] for n in short]
+            columns[f"{config}, deals {small}"] = figures(rows)
     print(f"profile {args.profile}, budget {args.budget:g} s per deal, one process")
     print(table(columns))
-    hard = sorted((r for r in pruned.values() if r["status"] == "unknown"), key=lambda r: r["deal"])
-    if hard:
-        print("unknown within the budget (pruned):", " ".join(str(r["deal"]) for r in hard))
+    for config in configs:
+        hard = sorted(n for n, r in results[config].items() if r["status"] == "unknown")
+        if hard:
+            print(f"unknown within the budget ({config}):", " ".join(map(str, hard)))
 
 
 if __name__ == "__main__":

@@ -13,13 +13,15 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Literal
 
-from ..engine import apply_unchecked, legal_moves
+from ..engine import apply_move, apply_unchecked, legal_moves
 from ..moves import Move
 from ..position import Position
+from . import compiled
 from .fast import FastState, Rules
 from .search import DepthFirst
 
 Status = Literal["won", "lost", "unknown"]
+Engine = Literal["auto", "c", "python"]
 
 # States each of the two interleaved searches expands before the other takes a turn.
 SLICE = 500
@@ -48,6 +50,7 @@ def solve(
     nodes: int | None = None,
     prune: bool = True,
     orders: Iterable[bool] = (False, True),
+    engine: Engine = "auto",
 ) -> SolveResult:
     """Decide `pos` exactly within a budget of `seconds` and/or expanded `nodes`.
 
@@ -57,11 +60,25 @@ def solve(
     position.  ``prune=False`` switches off every pruning and dominance rule
     (canonical keys, safe moves home, pointless moves, dead-end detection,
     run moves that lead nowhere); the move order stays.
+
+    ``engine`` picks the implementation of the search: ``"c"`` the compiled
+    core, ``"python"`` the reference in :mod:`.search`, ``"auto"`` the
+    compiled one when it is built.  Both expand the same states in the same
+    order, so the answer and ``nodes`` do not depend on it; the compiled
+    one stops with ``unknown`` if its transposition table fills
+    (:data:`.compiled.DEFAULT_SLOTS`).  A win is replayed through the engine
+    before it is returned.
     """
     start = time.perf_counter()
     deadline = start + seconds if seconds is not None else None
     rules = Rules(pos)
-    searches = [DepthFirst(FastState(pos, rules), prune=prune, deal_first=first) for first in orders]
+    if engine == "c" and not compiled.AVAILABLE:
+        raise RuntimeError("the compiled search is not built (install with a C compiler)")
+    use_c = engine == "c" or (engine == "auto" and compiled.AVAILABLE)
+    kind: type[DepthFirst] | type[compiled.CompiledDepthFirst] = (
+        compiled.CompiledDepthFirst if use_c else DepthFirst
+    )
+    searches = [kind(FastState(pos, rules), prune=prune, deal_first=first) for first in orders]
     if not searches:
         raise ValueError("solve needs at least one search order")
     limit = 0
@@ -73,6 +90,8 @@ def solve(
             result = search.run(max(step, search.nodes))
             if result is not None:
                 solution = [search.state.engine_move(m) for m in search.path] if result else []
+                if result and not _replays(pos, solution):
+                    raise RuntimeError("internal error: the solver's win does not replay through the engine")
                 return SolveResult(
                     "won" if result else "lost",
                     solution,
@@ -81,8 +100,19 @@ def solve(
                 )
         spent = sum(s.nodes for s in searches)
         over_time = deadline is not None and time.perf_counter() > deadline
-        if (nodes is not None and spent >= nodes) or over_time:
+        stuck = all(getattr(s, "full", False) for s in searches)
+        if (nodes is not None and spent >= nodes) or over_time or stuck:
             return SolveResult("unknown", [], spent, time.perf_counter() - start)
+
+
+def _replays(pos: Position, solution: list[Move]) -> bool:
+    """Does `solution` play legally from `pos` to a win (the engine's verdict, not the solver's)?"""
+    try:
+        for move in solution:
+            pos = apply_move(pos, move)
+    except ValueError:  # IllegalMoveError
+        return False
+    return pos.is_won()
 
 
 def canonical_key(pos: Position) -> bytes:
@@ -151,6 +181,7 @@ def first_move_verdicts(pos: Position, *, seconds: float | None = None, prune: b
 
 
 __all__ = [
+    "Engine",
     "FirstMoves",
     "MoveGroup",
     "SolveResult",

@@ -1,0 +1,928 @@
+/* The compiled search: agnes_teach.solver.search.DepthFirst, step for step, in C.
+ *
+ * Same state (piles of small ints), same move generator and move order, same
+ * do/undo, same pruning (safe moves home, pointless moves, dead-end tests,
+ * run moves that lead nowhere) and the same equivalence of states in the
+ * transposition table, so on any position it expands the same states in the
+ * same order as the Python search and reports the same verdict, path and
+ * node count (tests/test_solver_core.py checks this on a fixed corpus).  Why
+ * each reduction keeps the answer is argued in search.py; this file only
+ * restates the algorithm.
+ *
+ * What differs is storage: the table keeps a 128-bit hash of the state's key
+ * instead of the key itself, and has a fixed maximum size (a search that
+ * fills it stops and the caller answers unknown).  Two different states
+ * share a hash with probability about n^2 / 2^128 for n stored states
+ * (below 1e-23 for n = 1e8), the only way this file can differ from the
+ * reference.
+ *
+ * Everything about the profile arrives as tables computed by fast.Rules, so
+ * this file reads no profile and decides no rule of its own.
+ */
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define NCARDS 52
+#define MAXPILES 16
+#define MAXDEALS 8
+#define MAXMOVES 1024
+#define HOME (-1)
+enum { TAIL = 0, STACK = 1, RETURN = 2, DEAL = 3 };
+
+typedef struct { int8_t kind, src, depth, dest, card, count; } Move;
+typedef struct { size_t start, end, idx; } Frame;
+typedef struct { int col, lead, split; } Left;
+
+typedef struct {
+    /* rules */
+    uint8_t on[NCARDS * NCARDS];
+    uint8_t rel[NCARDS], suit[NCARDS], empty_ok[NCARDS];
+    uint8_t hosts[NCARDS][NCARDS], nhosts[NCARDS];
+    uint8_t guests[NCARDS][NCARDS], nguests[NCARDS];
+    int whole, fret, ncols, nstacks, ndeals, anywhere_home;
+    uint8_t stack_home[MAXPILES], stack_tag[MAXPILES];
+    uint8_t deal_n[MAXDEALS], deal_to[MAXDEALS][MAXPILES];
+    uint8_t live_n[MAXDEALS + 1], live[MAXDEALS + 1][MAXPILES];
+    uint8_t free_n[MAXDEALS + 1], free_[MAXDEALS + 1][MAXPILES];
+    uint8_t card_at[4][13];
+    int stock_left[MAXDEALS + 1];
+    /* state */
+    uint8_t col[MAXPILES][NCARDS];
+    int clen[MAXPILES];
+    uint8_t stk[MAXPILES][NCARDS];
+    int slen[MAXPILES];
+    int found[4];
+    uint8_t stock[NCARDS];
+    int nstock, deals_done, home;
+    /* search */
+    int prune, deal_first;
+    Move *mstack; size_t mcap, mtop;
+    Frame *frames; size_t fcap, ftop;
+    Move *path; size_t pcap, plen;
+    uint64_t *table; size_t tslots, tcount, tmax_slots, free_slot;
+    long long nodes;
+    int result; /* -1 running, 0 lost, 1 won, 2 table full */
+    int oom;
+} Search;
+
+/* ------------------------------------------------------------------ memory */
+
+static int grow(void **buf, size_t *cap, size_t need, size_t size) {
+    if (need <= *cap) return 0;
+    size_t n = *cap ? *cap : 256;
+    while (n < need) n *= 2;
+    void *p = realloc(*buf, n * size);
+    if (!p) return -1;
+    *buf = p;
+    *cap = n;
+    return 0;
+}
+
+/* ------------------------------------------------------------------ hashing */
+
+static inline uint64_t mix64(uint64_t x) {
+    x ^= x >> 30; x *= 0xbf58476d1ce4e5b9ULL;
+    x ^= x >> 27; x *= 0x94d049bb133111ebULL;
+    x ^= x >> 31;
+    return x;
+}
+
+static void hash128(const uint8_t *buf, size_t n, uint64_t *a, uint64_t *b) {
+    uint64_t h1 = 0x9e3779b97f4a7c15ULL ^ n, h2 = 0x6a09e667f3bcc909ULL ^ (n * 31);
+    size_t i = 0;
+    for (; i + 8 <= n; i += 8) {
+        uint64_t w;
+        memcpy(&w, buf + i, 8);
+        h1 = mix64(h1 ^ w) + 0x632be59bd9b4e019ULL;
+        h2 = mix64(h2 + w * 0xff51afd7ed558ccdULL) ^ 0xc4ceb9fe1a85ec53ULL;
+    }
+    uint64_t w = 0;
+    memcpy(&w, buf + i, n - i);
+    h1 = mix64(h1 ^ w ^ 0x1234567ULL);
+    h2 = mix64(h2 + w * 0xff51afd7ed558ccdULL + 0x7654321ULL);
+    *a = h1;
+    *b = h2 | 1; /* 0 marks an empty slot */
+}
+
+/* ------------------------------------------------------------------ keys */
+
+static int cmp_pile(const uint8_t *x, int nx, const uint8_t *y, int ny) {
+    int n = nx < ny ? nx : ny;
+    int c = memcmp(x, y, (size_t)n);
+    if (c) return c;
+    return nx - ny;
+}
+
+/* The state's key as bytes (an injective encoding of the same equivalence as
+ * FastState.key: columns as a multiset when canonical, live stacks in order,
+ * free stacks as a multiset of (tag, contents), the number of deals done). */
+static size_t key_bytes(Search *s, uint8_t *out) {
+    size_t n = 0;
+    int order[MAXPILES];
+    for (int i = 0; i < s->ncols; i++) order[i] = i;
+    if (s->prune) { /* insertion sort of the columns */
+        for (int i = 1; i < s->ncols; i++) {
+            int v = order[i], j = i - 1;
+            while (j >= 0 && cmp_pile(s->col[order[j]], s->clen[order[j]], s->col[v], s->clen[v]) > 0) {
+                order[j + 1] = order[j];
+                j--;
+            }
+            order[j + 1] = v;
+        }
+    }
+    for (int i = 0; i < s->ncols; i++) {
+        int c = order[i];
+        out[n++] = (uint8_t)s->clen[c];
+        memcpy(out + n, s->col[c], (size_t)s->clen[c]);
+        n += (size_t)s->clen[c];
+    }
+    out[n++] = 0xfd;
+    if (!s->prune) {
+        for (int k = 0; k < s->nstacks; k++) {
+            out[n++] = (uint8_t)s->slen[k];
+            memcpy(out + n, s->stk[k], (size_t)s->slen[k]);
+            n += (size_t)s->slen[k];
+        }
+    } else {
+        int d = s->deals_done;
+        for (int i = 0; i < s->live_n[d]; i++) {
+            int k = s->live[d][i];
+            out[n++] = (uint8_t)s->slen[k];
+            memcpy(out + n, s->stk[k], (size_t)s->slen[k]);
+            n += (size_t)s->slen[k];
+        }
+        out[n++] = 0xfc;
+        int fo[MAXPILES], nf = s->free_n[d];
+        for (int i = 0; i < nf; i++) fo[i] = s->free_[d][i];
+        for (int i = 1; i < nf; i++) {
+            int v = fo[i], j = i - 1;
+            while (j >= 0) {
+                int a = fo[j];
+                int c = (int)s->stack_tag[a] - (int)s->stack_tag[v];
+                if (!c) c = cmp_pile(s->stk[a], s->slen[a], s->stk[v], s->slen[v]);
+                if (c <= 0) break;
+                fo[j + 1] = a;
+                j--;
+            }
+            fo[j + 1] = v;
+        }
+        for (int i = 0; i < nf; i++) {
+            int k = fo[i];
+            out[n++] = s->stack_tag[k];
+            out[n++] = (uint8_t)s->slen[k];
+            memcpy(out + n, s->stk[k], (size_t)s->slen[k]);
+            n += (size_t)s->slen[k];
+        }
+    }
+    out[n++] = (uint8_t)s->deals_done;
+    return n;
+}
+
+static int table_rehash(Search *s, size_t slots) {
+    uint64_t *t = calloc(slots * 2, sizeof(uint64_t));
+    if (!t) return -1;
+    size_t mask = slots - 1;
+    for (size_t i = 0; i < s->tslots; i++) {
+        uint64_t a = s->table[2 * i], b = s->table[2 * i + 1];
+        if (!b) continue;
+        size_t j = a & mask;
+        while (t[2 * j + 1]) j = (j + 1) & mask;
+        t[2 * j] = a;
+        t[2 * j + 1] = b;
+    }
+    free(s->table);
+    s->table = t;
+    s->tslots = slots;
+    return 0;
+}
+
+/* 1 if present, else 0 (and remember the free slot for table_insert). */
+static int table_has(Search *s, uint64_t a, uint64_t b) {
+    size_t mask = s->tslots - 1, j = a & mask;
+    while (s->table[2 * j + 1]) {
+        if (s->table[2 * j] == a && s->table[2 * j + 1] == b) return 1;
+        j = (j + 1) & mask;
+    }
+    s->free_slot = j;
+    return 0;
+}
+
+/* Insert a hash table_has just failed to find; -1 when the table is full.  Load stays at most 1/2. */
+static int table_insert(Search *s, uint64_t a, uint64_t b) {
+    size_t j = s->free_slot;
+    if ((s->tcount + 1) * 2 > s->tslots) {
+        if (s->tslots * 2 > s->tmax_slots || table_rehash(s, s->tslots * 2) < 0) return -1;
+        size_t mask = s->tslots - 1;
+        j = a & mask;
+        while (s->table[2 * j + 1]) j = (j + 1) & mask;
+    }
+    s->table[2 * j] = a;
+    s->table[2 * j + 1] = b;
+    s->tcount++;
+    return 0;
+}
+
+/* ------------------------------------------------------------------ moves */
+
+static inline int run_start(Search *s, int c) {
+    const uint8_t *col = s->col[c];
+    int i = s->clen[c] - 1;
+    while (i > 0 && s->on[col[i] * NCARDS + col[i - 1]]) i--;
+    return i;
+}
+
+static inline void put(Move *out, int *n, int kind, int src, int depth, int dest, int card, int count) {
+    Move m = {(int8_t)kind, (int8_t)src, (int8_t)depth, (int8_t)dest, (int8_t)card, (int8_t)count};
+    out[(*n)++] = m;
+}
+
+/* Every legal move, in the order of FastState.moves. */
+static int gen_moves(Search *s, Move *out) {
+    int n = 0, top_col[NCARDS], empties[MAXPILES], ne = 0;
+    for (int c = 0; c < NCARDS; c++) top_col[c] = -1;
+    for (int j = 0; j < s->ncols; j++) {
+        if (s->clen[j]) top_col[s->col[j][s->clen[j] - 1]] = j;
+        else empties[ne++] = j;
+    }
+    for (int i = 0; i < s->ncols; i++) {
+        int len = s->clen[i];
+        if (!len) continue;
+        const uint8_t *col = s->col[i];
+        int top = col[len - 1];
+        if (s->rel[top] == s->found[s->suit[top]]) put(out, &n, TAIL, i, len - 1, HOME, top, 1);
+        int start = len - 1;
+        while (start > 0 && s->on[col[start] * NCARDS + col[start - 1]]) start--;
+        int stop = s->whole ? start + 1 : len;
+        for (int d = start; d < stop; d++) {
+            int card = col[d];
+            for (int h = 0; h < s->nhosts[card]; h++) {
+                int j = top_col[s->hosts[card][h]];
+                if (j >= 0 && j != i) put(out, &n, TAIL, i, d, j, card, len - d);
+            }
+            if (s->empty_ok[card])
+                for (int e = 0; e < ne; e++) put(out, &n, TAIL, i, d, empties[e], card, len - d);
+        }
+    }
+    for (int k = 0; k < s->nstacks; k++) {
+        if (!s->slen[k]) continue;
+        int c = s->stk[k][s->slen[k] - 1];
+        if (s->stack_home[k] && s->rel[c] == s->found[s->suit[c]]) put(out, &n, STACK, k, 0, HOME, c, 1);
+        for (int h = 0; h < s->nhosts[c]; h++) {
+            int j = top_col[s->hosts[c][h]];
+            if (j >= 0) put(out, &n, STACK, k, 0, j, c, 1);
+        }
+        if (s->empty_ok[c])
+            for (int e = 0; e < ne; e++) put(out, &n, STACK, k, 0, empties[e], c, 1);
+    }
+    if (s->fret) {
+        for (int su = 0; su < 4; su++) {
+            if (!s->found[su]) continue;
+            int c = s->card_at[su][s->found[su] - 1];
+            for (int h = 0; h < s->nhosts[c]; h++) {
+                int j = top_col[s->hosts[c][h]];
+                if (j >= 0) put(out, &n, RETURN, su, 0, j, c, 1);
+            }
+            if (s->empty_ok[c])
+                for (int e = 0; e < ne; e++) put(out, &n, RETURN, su, 0, empties[e], c, 1);
+        }
+    }
+    if (s->deals_done < s->ndeals) put(out, &n, DEAL, 0, 0, 0, -1, 0);
+    return n;
+}
+
+static void apply(Search *s, const Move *m) {
+    int card = m->card;
+    switch (m->kind) {
+    case TAIL:
+        if (m->dest == HOME) {
+            s->clen[m->src]--;
+            s->found[s->suit[card]]++;
+            s->home++;
+        } else {
+            int cnt = s->clen[m->src] - m->depth;
+            memcpy(s->col[m->dest] + s->clen[m->dest], s->col[m->src] + m->depth, (size_t)cnt);
+            s->clen[m->dest] += cnt;
+            s->clen[m->src] = m->depth;
+        }
+        break;
+    case STACK:
+        s->slen[m->src]--;
+        if (m->dest == HOME) {
+            s->found[s->suit[card]]++;
+            s->home++;
+        } else {
+            s->col[m->dest][s->clen[m->dest]++] = (uint8_t)card;
+        }
+        break;
+    case RETURN:
+        s->found[m->src]--;
+        s->home--;
+        s->col[m->dest][s->clen[m->dest]++] = (uint8_t)card;
+        break;
+    default: {
+        int d = s->deals_done, start = s->stock_left[d];
+        for (int o = 0; o < s->deal_n[d]; o++) {
+            int k = s->deal_to[d][o];
+            s->stk[k][s->slen[k]++] = s->stock[s->nstock - start + o];
+        }
+        s->deals_done++;
+    }
+    }
+}
+
+static void undo(Search *s, const Move *m) {
+    int card = m->card;
+    switch (m->kind) {
+    case TAIL:
+        if (m->dest == HOME) {
+            s->col[m->src][s->clen[m->src]++] = (uint8_t)card;
+            s->found[s->suit[card]]--;
+            s->home--;
+        } else {
+            int cnt = m->count;
+            s->clen[m->dest] -= cnt;
+            memcpy(s->col[m->src] + s->clen[m->src], s->col[m->dest] + s->clen[m->dest], (size_t)cnt);
+            s->clen[m->src] += cnt;
+        }
+        break;
+    case STACK:
+        if (m->dest == HOME) {
+            s->found[s->suit[card]]--;
+            s->home--;
+        } else {
+            s->clen[m->dest]--;
+        }
+        s->stk[m->src][s->slen[m->src]++] = (uint8_t)card;
+        break;
+    case RETURN:
+        s->clen[m->dest]--;
+        s->found[m->src]++;
+        s->home++;
+        break;
+    default: {
+        s->deals_done--;
+        int d = s->deals_done;
+        for (int o = 0; o < s->deal_n[d]; o++) s->slen[s->deal_to[d][o]]--;
+    }
+    }
+}
+
+/* ------------------------------------------------------------------ pruning */
+
+static inline int is_home(Search *s, int c) { return s->found[s->suit[c]] > s->rel[c]; }
+
+static int safe_home_move(Search *s, const Move *moves, int n) {
+    if (s->fret) return -1;
+    for (int i = 0; i < n; i++) {
+        if (moves[i].dest != HOME) continue;
+        int c = moves[i].card, ok = 1;
+        for (int a = 0; a < s->nguests[c] && ok; a++) {
+            int g = s->guests[c][a];
+            if (is_home(s, g)) continue;
+            if (s->anywhere_home && s->found[s->suit[g]] == s->rel[g]) {
+                int all = 1;
+                for (int b = 0; b < s->nguests[g]; b++)
+                    if (!is_home(s, s->guests[g][b])) { all = 0; break; }
+                if (all) continue;
+            }
+            ok = 0;
+        }
+        if (ok) return i;
+    }
+    return -1;
+}
+
+static int is_dead(Search *s) {
+    if (s->fret) return 0;
+    uint8_t stuck[NCARDS];
+    int any = 0;
+    for (int c = 0; c < NCARDS; c++) {
+        stuck[c] = 0;
+        if (s->found[s->suit[c]] <= s->rel[c] && !s->empty_ok[c]) {
+            int all = 1;
+            for (int h = 0; h < s->nhosts[c]; h++)
+                if (!is_home(s, s->hosts[c][h])) { all = 0; break; }
+            stuck[c] = (uint8_t)all;
+            any |= all;
+        }
+    }
+    if (!any) {
+        int tall = 0;
+        for (int k = 0; k < s->nstacks; k++) if (s->slen[k] > 1) tall = 1;
+        if (!tall) return 0;
+    }
+    int blocked[NCARDS];
+    const uint8_t *under_p[NCARDS];
+    int under_n[NCARDS];
+    for (int c = 0; c < NCARDS; c++) { blocked[c] = 0; under_n[c] = 0; under_p[c] = NULL; }
+    for (int k = 0; k < s->nstacks; k++) {
+        const uint8_t *pile = s->stk[k];
+        int above = 0;
+        for (int i = s->slen[k] - 1; i >= 0; i--) {
+            int c = pile[i];
+            blocked[c] = above;
+            int st = stuck[c];
+            if (!st && i > 0 && !s->empty_ok[c]) {
+                st = 1;
+                for (int h = 0; h < s->nhosts[c] && st; h++) {
+                    int t = s->hosts[c][h];
+                    if (is_home(s, t)) continue;
+                    int below = 0;
+                    for (int q = 0; q < i; q++) if (pile[q] == t) { below = 1; break; }
+                    if (!below) st = 0;
+                }
+            }
+            if (st) {
+                if (!s->stack_home[k]) return 1;
+                above++;
+                under_p[c] = pile;
+                under_n[c] = i;
+            }
+        }
+    }
+    for (int j = 0; j < s->ncols; j++) {
+        const uint8_t *col = s->col[j];
+        int low = 0;
+        for (int i = 0; i < s->clen[j]; i++) {
+            int c = col[i];
+            if (!stuck[c]) continue;
+            if (i == 0 || !stuck[col[i - 1]]) low = i;
+            int lo = low - 1 > 0 ? low - 1 : 0;
+            under_p[c] = col + lo;
+            under_n[c] = i - lo;
+            for (int q = lo; q < i; q++) blocked[col[q]]++;
+        }
+    }
+    int nxt[4] = {s->found[0], s->found[1], s->found[2], s->found[3]};
+    int moved = 1;
+    while (moved) {
+        moved = 0;
+        for (int su = 0; su < 4; su++) {
+            int n = nxt[su];
+            while (n < 13) {
+                int c = s->card_at[su][n];
+                if (blocked[c]) break;
+                n++;
+                for (int q = 0; q < under_n[c]; q++) blocked[under_p[c][q]]--;
+            }
+            if (n != nxt[su]) { nxt[su] = n; moved = 1; }
+        }
+    }
+    return !(nxt[0] == 13 && nxt[1] == 13 && nxt[2] == 13 && nxt[3] == 13);
+}
+
+typedef struct {
+    Search *s;
+    uint8_t home[NCARDS], was_home[NCARDS], top[NCARDS], leave[NCARDS], in_stack[NCARDS];
+    int above[NCARDS], below[NCARDS];
+    uint8_t col_bottom[NCARDS];
+    int empty;
+    int q[4 * NCARDS + 8], nq;
+} Relax;
+
+static void try_home(Relax *r, int c) {
+    Search *s = r->s;
+    if (r->home[c]) return;
+    int n = s->rel[c];
+    if ((n == 0 || r->home[s->card_at[s->suit[c]][n - 1]]) && (r->in_stack[c] == 2 ? r->leave[c] : r->top[c])) {
+        r->home[c] = 1;
+        r->q[r->nq++] = c * 4 + 2;
+        if (!r->leave[c]) { r->leave[c] = 1; r->q[r->nq++] = c * 4 + 1; }
+    }
+}
+
+static void try_leave(Relax *r, int c) {
+    Search *s = r->s;
+    if (r->leave[c]) return;
+    if (!(r->top[c] || (!r->in_stack[c] && r->above[c] >= 0 && s->on[r->above[c] * NCARDS + c]))) return;
+    int ok = r->empty && s->empty_ok[c];
+    for (int h = 0; h < s->nhosts[c] && !ok; h++) {
+        int t = s->hosts[c][h];
+        if (r->top[t] && !r->was_home[t]) ok = 1;
+    }
+    if (ok) { r->leave[c] = 1; r->q[r->nq++] = c * 4 + 1; }
+}
+
+static int can_never_finish(Search *s) {
+    if (s->fret) return 0;
+    Relax rx, *r = &rx;
+    r->s = s;
+    for (int c = 0; c < NCARDS; c++) {
+        r->home[c] = (uint8_t)is_home(s, c);
+        r->was_home[c] = r->top[c] = r->leave[c] = r->home[c];
+        r->above[c] = r->below[c] = -1;
+        r->in_stack[c] = 0;
+        r->col_bottom[c] = 0;
+    }
+    r->empty = 0;
+    r->nq = 0;
+    for (int j = 0; j < s->ncols; j++) {
+        int len = s->clen[j];
+        const uint8_t *col = s->col[j];
+        if (!len) { r->empty = 1; continue; }
+        r->col_bottom[col[0]] = 1;
+        for (int i = 0; i + 1 < len; i++) { r->above[col[i]] = col[i + 1]; r->below[col[i + 1]] = col[i]; }
+        r->top[col[len - 1]] = 1;
+    }
+    for (int k = 0; k < s->nstacks; k++) {
+        int len = s->slen[k];
+        const uint8_t *pile = s->stk[k];
+        uint8_t mark = s->stack_home[k] ? 1 : 2;
+        for (int i = 0; i < len; i++) {
+            r->in_stack[pile[i]] = mark;
+            if (i + 1 < len) { r->above[pile[i]] = pile[i + 1]; r->below[pile[i + 1]] = pile[i]; }
+        }
+        if (len) r->top[pile[len - 1]] = 1;
+    }
+    for (int i = s->nstock - s->stock_left[s->deals_done]; i < s->nstock; i++) {
+        r->top[s->stock[i]] = 1;
+        r->in_stack[s->stock[i]] = 1;
+    }
+    for (int c = 0; c < NCARDS; c++)
+        if (!r->was_home[c]) { try_home(r, c); try_leave(r, c); }
+    while (r->nq) {
+        int item = r->q[--r->nq];
+        if (item < 0) {
+            for (int c = 0; c < NCARDS; c++) if (s->empty_ok[c]) try_leave(r, c);
+            continue;
+        }
+        int c = item >> 2, ev = item & 3;
+        if (ev == 0) {
+            try_home(r, c);
+            try_leave(r, c);
+            for (int g = 0; g < s->nguests[c]; g++) try_leave(r, s->guests[c][g]);
+        } else if (ev == 1) {
+            int b = r->below[c];
+            if (b >= 0) {
+                if (!r->top[b]) { r->top[b] = 1; r->q[r->nq++] = b * 4; }
+            } else if (r->col_bottom[c] && !r->empty) {
+                r->empty = 1;
+                r->q[r->nq++] = -1;
+            }
+            if (r->in_stack[c] == 2) try_home(r, c);
+        } else {
+            int n = s->rel[c];
+            if (n < 12) try_home(r, s->card_at[s->suit[c]][n + 1]);
+        }
+    }
+    for (int c = 0; c < NCARDS; c++) if (!r->home[c]) return 1;
+    return 0;
+}
+
+static inline int uses(const Left *l, const Move *m) {
+    if (m->dest == l->col && m->card != l->lead) return 1;
+    return m->kind == TAIL && m->src == l->col && (m->dest == HOME || !l->split);
+}
+
+static int may_use_after_one_more(Search *s, const Left *l) {
+    int where[NCARDS];
+    for (int c = 0; c < NCARDS; c++) where[c] = -1;
+    for (int j = 0; j < s->ncols; j++)
+        if (j != l->col)
+            for (int i = 0; i < s->clen[j]; i++) where[s->col[j][i]] = j;
+    int len = s->clen[l->col];
+    const uint8_t *col = s->col[l->col];
+    if (len) {
+        int t = col[len - 1];
+        for (int a = 0; a < s->nguests[t]; a++) {
+            int g = s->guests[t][a];
+            if (g != l->lead && where[g] >= 0) return 1;
+        }
+    } else {
+        for (int c = 0; c < NCARDS; c++)
+            if (s->empty_ok[c] && c != l->lead && where[c] >= 0) return 1;
+    }
+    if (l->split || !len) return 0;
+    for (int d = run_start(s, l->col); d < len; d++) {
+        int y = col[d];
+        if (s->empty_ok[y]) return 1;
+        for (int h = 0; h < s->nhosts[y]; h++) if (where[s->hosts[y][h]] >= 0) return 1;
+    }
+    return 0;
+}
+
+/* ------------------------------------------------------------------ search */
+
+static int push_frame(Search *s, const Move *moves, int n) {
+    if (grow((void **)&s->mstack, &s->mcap, s->mtop + (size_t)n, sizeof(Move)) < 0) return -1;
+    if (grow((void **)&s->frames, &s->fcap, s->ftop + 1, sizeof(Frame)) < 0) return -1;
+    memcpy(s->mstack + s->mtop, moves, (size_t)n * sizeof(Move));
+    Frame f = {s->mtop, s->mtop + (size_t)n, s->mtop};
+    s->frames[s->ftop++] = f;
+    s->mtop += (size_t)n;
+    return 0;
+}
+
+/* search.order_moves: the same buckets in the same order. */
+static int order_moves(Search *s, const Move *moves, int n, Move *out) {
+    Move b[6][MAXMOVES];
+    int nb[6] = {0, 0, 0, 0, 0, 0};
+    enum { B_HOME, B_UNCOVER, B_EMPTY, B_SPLIT, B_RETURN, B_DEAL };
+    int first_empty = -1, rs[MAXPILES];
+    if (s->prune)
+        for (int j = 0; j < s->ncols; j++) if (!s->clen[j]) { first_empty = j; break; }
+    for (int j = 0; j < s->ncols; j++) rs[j] = s->clen[j] ? run_start(s, j) : 0;
+    for (int i = 0; i < n; i++) {
+        const Move *m = &moves[i];
+        if (m->dest == HOME) b[B_HOME][nb[B_HOME]++] = *m;
+        else if (m->kind == DEAL) b[B_DEAL][nb[B_DEAL]++] = *m;
+        else if (m->kind == RETURN) b[B_RETURN][nb[B_RETURN]++] = *m;
+        else {
+            int empty_dest = s->clen[m->dest] == 0;
+            if (empty_dest && s->prune && (m->dest != first_empty || (m->kind == TAIL && m->depth == 0))) continue;
+            if (m->kind == STACK || m->depth == 0 || m->depth == rs[m->src]) {
+                int k = empty_dest ? B_EMPTY : B_UNCOVER;
+                b[k][nb[k]++] = *m;
+            } else {
+                b[B_SPLIT][nb[B_SPLIT]++] = *m;
+            }
+        }
+    }
+    static const int order_last[6] = {B_HOME, B_UNCOVER, B_EMPTY, B_SPLIT, B_RETURN, B_DEAL};
+    static const int order_first[6] = {B_DEAL, B_HOME, B_UNCOVER, B_EMPTY, B_SPLIT, B_RETURN};
+    const int *order = s->deal_first ? order_first : order_last;
+    int k = 0;
+    for (int o = 0; o < 6; o++) {
+        memcpy(out + k, b[order[o]], (size_t)nb[order[o]] * sizeof(Move));
+        k += nb[order[o]];
+    }
+    return k;
+}
+
+/* DepthFirst._enter: 1 when won; otherwise push a frame unless seen, pointless or dead. */
+static int enter(Search *s, int check_dead, const Left *left) {
+    if (s->home == NCARDS) return 1;
+    uint8_t kb[4 * NCARDS + 64];
+    size_t kn = key_bytes(s, kb);
+    uint64_t a, b;
+    hash128(kb, kn, &a, &b);
+    if (table_has(s, a, b)) return 0;
+    Move moves[MAXMOVES];
+    int n = gen_moves(s, moves);
+    if (left) {
+        int any = 0;
+        for (int i = 0; i < n && !any; i++) any = uses(left, &moves[i]);
+        if (!any && !may_use_after_one_more(s, left)) return 0;
+    }
+    if (table_insert(s, a, b) < 0) { s->oom = 1; return 0; }
+    s->nodes++;
+    if (check_dead && (is_dead(s) || can_never_finish(s))) return 0;
+    if (s->prune) {
+        int safe = safe_home_move(s, moves, n);
+        if (safe >= 0) {
+            if (push_frame(s, &moves[safe], 1) < 0) s->oom = 1;
+            return 0;
+        }
+    }
+    Move ordered[MAXMOVES];
+    int k = order_moves(s, moves, n, ordered);
+    if (push_frame(s, ordered, k) < 0) s->oom = 1;
+    return 0;
+}
+
+static int path_push(Search *s, const Move *m) {
+    if (grow((void **)&s->path, &s->pcap, s->plen + 1, sizeof(Move)) < 0) return -1;
+    s->path[s->plen++] = *m;
+    return 0;
+}
+
+/* DepthFirst.run: -1 when `limit` states were expanded before the end. */
+static int run(Search *s, long long limit) {
+    if (s->result >= 0) return s->result;
+    while (s->ftop) {
+        Frame *f = &s->frames[s->ftop - 1];
+        if (f->idx < f->end) {
+            Move m = s->mstack[f->idx++];
+            Left left, *lp = NULL;
+            if (s->prune && m.kind == TAIL && m.dest >= 0) {
+                left.col = m.src;
+                left.lead = m.card;
+                left.split = m.depth > 0 && s->on[m.card * NCARDS + s->col[m.src][m.depth - 1]];
+                lp = &left;
+            }
+            apply(s, &m);
+            if (path_push(s, &m) < 0) { s->result = 2; return 2; }
+            size_t height = s->ftop;
+            int check = s->prune && (m.dest == HOME || m.kind == DEAL || (lp && !left.split));
+            if (enter(s, check, lp)) { s->result = 1; return 1; }
+            if (s->oom) { s->result = 2; return 2; }
+            if (s->ftop == height) undo(s, &s->path[--s->plen]);
+            else if (s->nodes >= limit) return -1;
+        } else {
+            s->mtop = f->start;
+            s->ftop--;
+            if (s->plen) undo(s, &s->path[--s->plen]);
+        }
+    }
+    s->result = 0;
+    return 0;
+}
+
+/* ------------------------------------------------------------------ Python glue */
+
+static void search_free(PyObject *capsule) {
+    Search *s = PyCapsule_GetPointer(capsule, "agnes_teach.solver._core.Search");
+    if (!s) return;
+    free(s->mstack);
+    free(s->frames);
+    free(s->path);
+    free(s->table);
+    free(s);
+}
+
+static Search *get_search(PyObject *capsule) {
+    return PyCapsule_GetPointer(capsule, "agnes_teach.solver._core.Search");
+}
+
+static int read_bytes(PyObject *obj, uint8_t *out, Py_ssize_t cap, Py_ssize_t *n, const char *what) {
+    char *buf;
+    Py_ssize_t len;
+    if (PyBytes_AsStringAndSize(obj, &buf, &len) < 0) return -1;
+    if (len > cap) {
+        PyErr_Format(PyExc_ValueError, "%s: %zd bytes, at most %zd", what, len, cap);
+        return -1;
+    }
+    memcpy(out, buf, (size_t)len);
+    if (n) *n = len;
+    return 0;
+}
+
+static int read_piles(PyObject *list, uint8_t piles[][NCARDS], int *lens, int *count, const char *what) {
+    if (!PyList_Check(list) || PyList_GET_SIZE(list) > MAXPILES) {
+        PyErr_Format(PyExc_ValueError, "%s: a list of at most %d bytes objects", what, MAXPILES);
+        return -1;
+    }
+    *count = (int)PyList_GET_SIZE(list);
+    for (int i = 0; i < *count; i++) {
+        Py_ssize_t n;
+        if (read_bytes(PyList_GET_ITEM(list, i), piles[i], NCARDS, &n, what) < 0) return -1;
+        lens[i] = (int)n;
+    }
+    return 0;
+}
+
+/* new(tables, state, prune, deal_first, max_slots) -> search handle.
+ *   tables = (on, rel, suit, empty_ok, whole, fret, stack_home, stack_tag, deals, live, free, card_at)
+ *   state  = (cols, stacks, found, stock, deals_done) */
+static PyObject *core_new(PyObject *self, PyObject *args) {
+    PyObject *tables, *state;
+    int prune, deal_first;
+    long long max_slots;
+    if (!PyArg_ParseTuple(args, "O!O!ppL", &PyTuple_Type, &tables, &PyTuple_Type, &state, &prune, &deal_first,
+                          &max_slots))
+        return NULL;
+    PyObject *on, *rel, *suit, *empty_ok, *stack_home, *stack_tag, *deals, *live, *free_l, *card_at;
+    int whole, fret;
+    if (!PyArg_ParseTuple(tables, "SSSSppSSO!O!O!S", &on, &rel, &suit, &empty_ok, &whole, &fret, &stack_home,
+                          &stack_tag, &PyList_Type, &deals, &PyList_Type, &live, &PyList_Type, &free_l, &card_at))
+        return NULL;
+    PyObject *cols, *stacks, *found, *stock;
+    int deals_done;
+    if (!PyArg_ParseTuple(state, "O!O!O!Si", &PyList_Type, &cols, &PyList_Type, &stacks, &PyTuple_Type, &found,
+                          &stock, &deals_done))
+        return NULL;
+    Search *s = calloc(1, sizeof(Search));
+    if (!s) return PyErr_NoMemory();
+    Py_ssize_t n;
+    int tmp[MAXPILES], cnt;
+    uint8_t tmp_piles[MAXDEALS + 1][NCARDS];
+    if (read_bytes(on, s->on, NCARDS * NCARDS, NULL, "on") < 0 || read_bytes(rel, s->rel, NCARDS, NULL, "rel") < 0
+        || read_bytes(suit, s->suit, NCARDS, NULL, "suit") < 0
+        || read_bytes(empty_ok, s->empty_ok, NCARDS, NULL, "empty_ok") < 0
+        || read_bytes(stack_home, s->stack_home, MAXPILES, &n, "stack_home") < 0)
+        goto fail;
+    s->nstacks = (int)n;
+    if (read_bytes(stack_tag, s->stack_tag, MAXPILES, NULL, "stack_tag") < 0) goto fail;
+    {
+        uint8_t flat[52];
+        if (read_bytes(card_at, flat, 52, NULL, "card_at") < 0) goto fail;
+        for (int su = 0; su < 4; su++) for (int r = 0; r < 13; r++) s->card_at[su][r] = flat[su * 13 + r];
+    }
+    if (PyList_GET_SIZE(deals) > MAXDEALS || PyList_GET_SIZE(live) != PyList_GET_SIZE(deals) + 1
+        || PyList_GET_SIZE(free_l) != PyList_GET_SIZE(deals) + 1) {
+        PyErr_SetString(PyExc_ValueError, "deals/live/free: inconsistent lengths");
+        goto fail;
+    }
+    if (read_piles(deals, tmp_piles, tmp, &cnt, "deals") < 0) goto fail;
+    s->ndeals = cnt;
+    for (int d = 0; d < cnt; d++) { s->deal_n[d] = (uint8_t)tmp[d]; memcpy(s->deal_to[d], tmp_piles[d], MAXPILES); }
+    if (read_piles(live, tmp_piles, tmp, &cnt, "live") < 0) goto fail;
+    for (int d = 0; d < cnt; d++) { s->live_n[d] = (uint8_t)tmp[d]; memcpy(s->live[d], tmp_piles[d], MAXPILES); }
+    if (read_piles(free_l, tmp_piles, tmp, &cnt, "free") < 0) goto fail;
+    for (int d = 0; d < cnt; d++) { s->free_n[d] = (uint8_t)tmp[d]; memcpy(s->free_[d], tmp_piles[d], MAXPILES); }
+    s->whole = whole;
+    s->fret = fret;
+    s->anywhere_home = 1;
+    for (int k = 0; k < s->nstacks; k++) if (!s->stack_home[k]) s->anywhere_home = 0;
+    for (int c = 0; c < NCARDS; c++) {
+        for (int t = 0; t < NCARDS; t++) {
+            if (s->on[c * NCARDS + t]) s->hosts[c][s->nhosts[c]++] = (uint8_t)t;
+            if (s->on[t * NCARDS + c]) s->guests[c][s->nguests[c]++] = (uint8_t)t;
+        }
+    }
+    if (read_piles(cols, s->col, s->clen, &s->ncols, "cols") < 0) goto fail;
+    if (read_piles(stacks, s->stk, s->slen, &cnt, "stacks") < 0) goto fail;
+    if (cnt != s->nstacks) {
+        PyErr_SetString(PyExc_ValueError, "stacks: one per stack_home entry");
+        goto fail;
+    }
+    if (PyTuple_GET_SIZE(found) != 4) {
+        PyErr_SetString(PyExc_ValueError, "found: four counts");
+        goto fail;
+    }
+    s->home = 0;
+    for (int su = 0; su < 4; su++) {
+        s->found[su] = (int)PyLong_AsLong(PyTuple_GET_ITEM(found, su));
+        s->home += s->found[su];
+    }
+    if (PyErr_Occurred()) goto fail;
+    if (read_bytes(stock, s->stock, NCARDS, &n, "stock") < 0) goto fail;
+    s->nstock = (int)n;
+    if (deals_done < 0 || deals_done > s->ndeals) {
+        PyErr_SetString(PyExc_ValueError, "deals_done out of range");
+        goto fail;
+    }
+    s->deals_done = deals_done;
+    for (int d = 0; d <= s->ndeals; d++) {
+        int left = 0;
+        for (int e = d; e < s->ndeals; e++) left += s->deal_n[e];
+        s->stock_left[d] = left;
+    }
+    s->prune = prune;
+    s->deal_first = deal_first;
+    s->tmax_slots = 1024;
+    while (s->tmax_slots * 2 <= (size_t)max_slots) s->tmax_slots *= 2;
+    s->tslots = 1024;
+    s->table = calloc(s->tslots * 2, sizeof(uint64_t));
+    if (!s->table) { PyErr_NoMemory(); goto fail; }
+    s->result = -1;
+    if (enter(s, prune, NULL)) s->result = 1;
+    else if (s->oom) s->result = 2;
+    else if (!s->ftop) s->result = 0;
+    PyObject *capsule = PyCapsule_New(s, "agnes_teach.solver._core.Search", search_free);
+    if (!capsule) goto fail;
+    return capsule;
+fail:
+    free(s->table);
+    free(s->mstack);
+    free(s->frames);
+    free(s->path);
+    free(s);
+    return NULL;
+}
+
+static PyObject *core_run(PyObject *self, PyObject *args) {
+    PyObject *capsule;
+    long long limit;
+    if (!PyArg_ParseTuple(args, "OL", &capsule, &limit)) return NULL;
+    Search *s = get_search(capsule);
+    if (!s) return NULL;
+    int r;
+    Py_BEGIN_ALLOW_THREADS
+    r = run(s, limit);
+    Py_END_ALLOW_THREADS
+    return PyLong_FromLong(r);
+}
+
+static PyObject *core_info(PyObject *self, PyObject *args) {
+    PyObject *capsule;
+    if (!PyArg_ParseTuple(args, "O", &capsule)) return NULL;
+    Search *s = get_search(capsule);
+    if (!s) return NULL;
+    return Py_BuildValue("(iLnn)", s->result, s->nodes, (Py_ssize_t)s->tcount,
+                         (Py_ssize_t)(s->tslots * 16 + s->mcap * sizeof(Move) + s->fcap * sizeof(Frame)));
+}
+
+static PyObject *core_path(PyObject *self, PyObject *args) {
+    PyObject *capsule;
+    if (!PyArg_ParseTuple(args, "O", &capsule)) return NULL;
+    Search *s = get_search(capsule);
+    if (!s) return NULL;
+    PyObject *out = PyList_New((Py_ssize_t)s->plen);
+    if (!out) return NULL;
+    for (size_t i = 0; i < s->plen; i++) {
+        const Move *m = &s->path[i];
+        PyObject *t = Py_BuildValue("(iiiiii)", m->kind, m->src, m->depth, m->dest, m->card, m->count);
+        if (!t) { Py_DECREF(out); return NULL; }
+        PyList_SET_ITEM(out, (Py_ssize_t)i, t);
+    }
+    return out;
+}
+
+static PyMethodDef core_methods[] = {
+    {"new", core_new, METH_VARARGS, "new(tables, state, prune, deal_first, max_slots) -> search handle"},
+    {"run", core_run, METH_VARARGS, "run(handle, limit) -> 1 won, 0 lost, -1 limit reached, 2 table full"},
+    {"info", core_info, METH_VARARGS, "info(handle) -> (result, nodes, stored states, bytes)"},
+    {"path", core_path, METH_VARARGS, "path(handle) -> the moves from the root to the current state"},
+    {NULL, NULL, 0, NULL},
+};
+
+static struct PyModuleDef core_module = {
+    PyModuleDef_HEAD_INIT, "_core", "The compiled depth-first search (see search.py for the algorithm).", -1,
+    core_methods, NULL, NULL, NULL, NULL,
+};
+
+PyMODINIT_FUNC PyInit__core(void) { return PyModule_Create(&core_module); }

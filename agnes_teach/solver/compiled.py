@@ -1,0 +1,85 @@
+"""The compiled search (``_core``, a C extension) behind the interface of :class:`DepthFirst`.
+
+``_core`` is the same algorithm as :mod:`agnes_teach.solver.search`, move for
+move (the tests compare verdicts, paths and node counts).  It is built by
+``pip install`` when a C compiler is present; without it :data:`AVAILABLE` is
+False and the solver runs the Python search, with the same answers, slower.
+"""
+
+from __future__ import annotations
+
+from types import ModuleType
+
+from .fast import FastMove, FastState
+
+_core: ModuleType | None
+try:
+    from . import _core  # type: ignore[attr-defined,no-redef]
+except ImportError:  # no compiler at install time: the pure-Python search is used
+    _core = None
+
+AVAILABLE = _core is not None
+
+# Table slots per search (16 bytes each, filled at most half): 2**24 slots = 256 MiB, 8.4 M states.
+DEFAULT_SLOTS = 1 << 24
+
+_WON, _LOST, _RUNNING, _FULL = 1, 0, -1, 2
+
+
+def _tables(state: FastState) -> tuple[object, ...]:
+    r = state.rules
+    return (
+        bytes(r.on), bytes(r.rel), bytes(r.suit), bytes(r.is_empty_rank),
+        r.whole_runs_only, r.foundation_return,
+        bytes(r.stack_home), bytes(tag[0] for tag in r.stack_tag),
+        [bytes(d) for d in r.deals],
+        [bytes(live) for live, _ in r.stack_groups],
+        [bytes(free) for _, free in r.stack_groups],
+        bytes(c for suit in r.card_at for c in suit),
+    )
+
+
+class CompiledDepthFirst:
+    """A resumable depth-first search run by ``_core``; the interface of ``DepthFirst``.
+
+    ``full`` becomes True when the transposition table reached ``slots``: the
+    search then stops for good (``run`` returns None) and the caller answers
+    unknown unless another search decides.
+    """
+
+    def __init__(self, state: FastState, *, prune: bool, deal_first: bool, slots: int = DEFAULT_SLOTS) -> None:
+        if _core is None:
+            raise RuntimeError("the compiled search is not built (install with a C compiler)")
+        self.state = state  # the root; the C side keeps its own copy
+        self.prune = prune
+        self.deal_first = deal_first
+        snapshot = (
+            [bytes(c) for c in state.cols], [bytes(p) for p in state.stacks],
+            tuple(state.found), bytes(state.stock), state.deals_done,
+        )
+        self._handle = _core.new(_tables(state), snapshot, prune, deal_first, slots)
+        self.full = False
+        self.result: bool | None = None
+        self._sync()
+
+    def _sync(self) -> None:
+        assert _core is not None
+        code, self.nodes, self.stored, self.memory = _core.info(self._handle)
+        self.result = True if code == _WON else False if code == _LOST else None
+        self.full = code == _FULL
+
+    def run(self, limit: int) -> bool | None:
+        if self.result is not None or self.full:
+            return self.result
+        assert _core is not None
+        _core.run(self._handle, limit)
+        self._sync()
+        return self.result
+
+    @property
+    def path(self) -> list[FastMove]:
+        assert _core is not None
+        return [tuple(m) for m in _core.path(self._handle)]  # type: ignore[misc]
+
+
+__all__ = ["AVAILABLE", "DEFAULT_SLOTS", "CompiledDepthFirst"]

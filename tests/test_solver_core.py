@@ -1,0 +1,93 @@
+"""The compiled search core against the Python reference search, on a fixed corpus.
+
+Both implement the same algorithm, so on every position they must give the
+same verdict, the same winning path and the same number of expanded states,
+for every profile, with and without pruning, with ``deal`` first and last,
+and when stopped by a state budget part way.  The corpus: the first deals of
+every profile, positions from random games, and small random positions (where
+the searches often finish, so ``lost`` is compared too; test_solver.py backs
+the reference up with brute force).
+
+The core is built by ``pip install -e .`` when gcc and the Python headers are
+present (the README's Quick start installs them); this test fails loudly
+rather than skip when it is missing.
+"""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from _solver_util import ALL_PROFILES, random_small_position, random_walk
+
+from agnes_teach.deal import deal
+from agnes_teach.position import Position
+from agnes_teach.profile import get_profile
+from agnes_teach.solver import compiled, solve
+from agnes_teach.solver.compiled import CompiledDepthFirst
+from agnes_teach.solver.fast import FastState, Rules
+from agnes_teach.solver.search import DepthFirst
+
+
+@pytest.fixture(autouse=True)
+def _core_built() -> None:
+    if not compiled.AVAILABLE:
+        pytest.fail("the compiled search core is not built: install gcc and python3-dev, then pip install -e .")
+
+
+def _same(pos: Position, *, prune: bool, deal_first: bool, limit: int) -> tuple[bool | None, int]:
+    rules = Rules(pos)
+    ref = DepthFirst(FastState(pos, rules), prune=prune, deal_first=deal_first)
+    core = CompiledDepthFirst(FastState(pos, rules), prune=prune, deal_first=deal_first)
+    # Resumed in slices, as solve() does: both must stop at the same states.
+    for step in (limit // 4, limit // 2, limit):
+        assert core.run(step) == ref.run(step)
+        assert core.nodes == ref.nodes, (pos.to_data(), prune, deal_first, step)
+        if ref.result is not None:
+            break
+    if ref.result:
+        assert core.path == ref.path
+    return ref.result, ref.nodes
+
+
+@pytest.mark.parametrize("profile_id", ALL_PROFILES)
+def test_core_matches_reference_on_deals(profile_id: str) -> None:
+    outcomes = set()
+    for number in range(1, 7):
+        pos = deal(number, get_profile(profile_id))
+        for prune in (True, False):
+            for deal_first in (False, True):
+                outcomes.add(_same(pos, prune=prune, deal_first=deal_first, limit=1200)[0])
+    assert outcomes & {True, None}  # the corpus has wins or unfinished searches, not only trivia
+
+
+@pytest.mark.parametrize("profile_id", ALL_PROFILES)
+def test_core_matches_reference_on_random_games(profile_id: str) -> None:
+    for seed in (11, 12):
+        for pos in random_walk(seed, profile_id, 60)[10::25]:
+            _same(pos, prune=True, deal_first=False, limit=800)
+
+
+@pytest.mark.parametrize("profile_id", ALL_PROFILES)
+def test_core_matches_reference_on_small_positions(profile_id: str) -> None:
+    rng = random.Random(f"core-{profile_id}")
+    verdicts = []
+    for _ in range(10):
+        pos = random_small_position(rng, profile_id, rng.randint(6, 9))
+        for prune in (True, False):
+            verdicts.append(_same(pos, prune=prune, deal_first=rng.random() < 0.5, limit=20_000)[0])
+    assert True in verdicts and (False in verdicts or profile_id == "agnes-ru")
+
+
+def test_solve_gives_the_same_answer_with_either_engine() -> None:
+    pos = deal(4, get_profile("bernauer"))
+    a, b = solve(pos, nodes=5000, engine="python"), solve(pos, nodes=5000, engine="c")
+    assert (a.status, a.nodes, a.solution) == (b.status, b.nodes, b.solution)
+    assert a.status == "won"
+
+
+def test_a_full_table_answers_unknown() -> None:
+    pos = deal(1, get_profile("bernauer"))
+    search = CompiledDepthFirst(FastState(pos), prune=True, deal_first=False, slots=1024)
+    assert search.run(10**9) is None and search.full
+    assert 0 < search.nodes <= 512
