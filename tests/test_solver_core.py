@@ -32,7 +32,8 @@ from agnes_teach.solver.search import DepthFirst
 @pytest.fixture(autouse=True)
 def _core_built() -> None:
     if not compiled.AVAILABLE:
-        pytest.fail("the compiled search core is not built: install gcc and python3-dev, then pip install -e .")
+        pytest.fail("the compiled search core is not built: install gcc and python3-dev, "
+                    "then pip install -e .")
 
 
 def _same(pos: Position, *, prune: bool, deal_first: bool, limit: int) -> tuple[bool | None, int]:

@@ -47,7 +47,9 @@ class CompiledDepthFirst:
     unknown unless another search decides.
     """
 
-    def __init__(self, state: FastState, *, prune: bool, deal_first: bool, slots: int = DEFAULT_SLOTS) -> None:
+    def __init__(
+        self, state: FastState, *, prune: bool, deal_first: bool, slots: int = DEFAULT_SLOTS
+    ) -> None:
         if _core is None:
             raise RuntimeError("the compiled search is not built (install with a C compiler)")
         self.state = state  # the root; the C side keeps its own copy
