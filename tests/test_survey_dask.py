@@ -33,7 +33,7 @@ ARGS = ["--deals", DEALS, "--budget", "60", "--states", "3000"]
 @pytest.fixture(scope="module")
 def cluster() -> Iterator[Any]:
     with distributed.LocalCluster(
-        n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None,
+        n_workers=2, threads_per_worker=1, processes=True, dashboard_address=":0",
         host="127.0.0.1", silence_logs=50,
     ) as local:
         yield local
