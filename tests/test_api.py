@@ -53,6 +53,12 @@ def test_solve_check_and_hint() -> None:
     assert result.status == "won"
     checked = at.check(REPO / "puzzles/handmade/section-08.yaml")
     assert checked.ok
+    import yaml
+
+    as_data = yaml.safe_load((REPO / "puzzles/handmade/section-08.yaml").read_text("utf-8"))
+    assert at.check(as_data).verified == checked.verified
+    short = at.check(REPO / "puzzles/handmade/section-08.yaml", solution="6H>f")
+    assert not short.ok and short.errors[0].rule == "end.win"
     hint = at.hint(at.parse_position((REPO / "puzzles/generated/tableau.wrap/tableau-wrap-s104-001.yaml")
                                      .read_text("utf-8")))
     assert hint.best is not None and str(hint.best.move) == "KD>t6"
