@@ -35,6 +35,7 @@ from agnes_teach.profile import get_profile
 from agnes_teach.solver import solve
 
 THRESHOLDS = (0.1, 1.0, 10.0, 60.0)
+# name: (engine, prune)
 CONFIGS = {
     "c": ("c", True),
     "python": ("python", True),
@@ -58,7 +59,9 @@ def peak_mib() -> float:
     return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
 
 
-def run(numbers: list[int], profile_id: str, budget: float, config: str, log: Path | None) -> dict[int, dict]:
+def run(
+    numbers: list[int], profile_id: str, budget: float, states: int | None, config: str, log: Path | None
+) -> dict[int, dict]:
     engine, prune = CONFIGS[config]
     rows = read_log(log)
     handle = log.open("a", encoding="utf-8") if log is not None else None
@@ -66,7 +69,8 @@ def run(numbers: list[int], profile_id: str, budget: float, config: str, log: Pa
     todo = [n for n in numbers if n not in rows]
     started = time.perf_counter()
     for i, number in enumerate(todo, 1):
-        result = solve(deal(number, profile), seconds=budget, prune=prune, engine=engine)  # type: ignore[arg-type]
+        result = solve(deal(number, profile), seconds=budget, nodes=states, prune=prune,
+                       engine=engine)  # type: ignore[arg-type]
         row = {"deal": number, "profile": profile_id, "status": result.status, "nodes": result.nodes,
                "seconds": round(result.seconds, 4), "moves": len(result.solution), "budget": budget,
                "config": config, "peak_mib": round(peak_mib(), 1)}
@@ -120,14 +124,19 @@ def table(columns: dict[str, dict[str, Any]]) -> str:
 
 
 def parse_range(text: str) -> list[int]:
-    low, _, high = text.partition("-")
-    return list(range(int(low), int(high or low) + 1))
+    out: list[int] = []
+    for part in text.split(","):
+        low, _, high = part.strip().partition("-")
+        out.extend(range(int(low), int(high or low) + 1))
+    return out
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--deals", default="1-1000", help="deal range, e.g. 20001-21000")
     parser.add_argument("--budget", type=float, default=10.0, help="seconds per deal")
+    parser.add_argument("--states", type=int, default=None,
+                        help="also stop a deal after this many expanded states (unaffected by load)")
     parser.add_argument("--profile", default="bernauer")
     parser.add_argument("--configs", default="c,python", help=f"comma-separated, of {', '.join(CONFIGS)}")
     parser.add_argument("--python-deals", type=int, default=None,
@@ -147,20 +156,21 @@ def main() -> None:
             continue
         deals = short if config.startswith("python") else numbers
         log = Path(f"{args.log}-{config}.jsonl") if args.log else None
-        results[config] = run(deals, args.profile, args.budget, config, log)
+        results[config] = run(deals, args.profile, args.budget, args.states, config, log)
     if args.only is not None:
         return
     columns: dict[str, dict[str, Any]] = {}
-    span = f"{numbers[0]}-{numbers[-1]}"
+    span = args.deals if len(args.deals) <= 24 else f"{numbers[0]}-{numbers[-1]} ({len(numbers)} deals)"
     for config in configs:
         if not config.startswith("python"):
             columns[f"{config}, deals {span}"] = figures(list(results[config].values()))
     if short != numbers or any(c.startswith("python") for c in configs):
-        small = f"{short[0]}-{short[-1]}"
+        small = span if short == numbers else f"{short[0]}-{short[-1]} ({len(short)} deals)"
         for config in configs:
             rows = [results[config][n] for n in short]
             columns[f"{config}, deals {small}"] = figures(rows)
-    print(f"profile {args.profile}, budget {args.budget:g} s per deal, one process")
+    states = f" and {args.states:,} states" if args.states else ""
+    print(f"profile {args.profile}, budget {args.budget:g} s{states} per deal, one process")
     print(table(columns))
     for config in configs:
         hard = sorted(n for n, r in results[config].items() if r["status"] == "unknown")
