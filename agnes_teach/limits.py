@@ -16,8 +16,8 @@ from .fields import MAX_LIST, MAX_MOVES, MAX_PILE
 from .yamlio import MAX_BYTES
 
 __all__ = [
-    "MAX_BUDGET", "MAX_BYTES", "MAX_FAIR_ORDERS", "MAX_FAIR_STATES", "MAX_LIST", "MAX_MOVES", "MAX_PILE",
-    "MAX_PROBLEMS_SHOWN",
+    "MAX_BUDGET", "MAX_BYTES", "MAX_FAIR_ORDERS", "MAX_FAIR_STATES", "MAX_GENERATE", "MAX_LIST", "MAX_MOVES",
+    "MAX_PILE", "MAX_PROBLEMS_SHOWN",
     "budget_seconds", "cpu_count", "max_workers",
 ]
 
@@ -26,6 +26,9 @@ __all__ = [
 # MAX_MOVES, MAX_PILE, MAX_LIST (fields): no list in these files holds more entries.
 # One day: far above any claim or deal worth proving, and a number, never "forever".
 MAX_BUDGET = 86_400.0
+# generate --count: the search tries up to 400 candidates per puzzle, so the count
+# bounds the run; the whole shipped library is under 100 puzzles.
+MAX_GENERATE = 1000
 # An error names at most this many problems, then counts the rest.
 MAX_PROBLEMS_SHOWN = 20
 # hint --fair: orders of the hidden cards (an interval of about ±3 points at 1000) and solver

@@ -255,3 +255,25 @@ def test_an_error_lists_a_bounded_number_of_problems(tmp_path: Path) -> None:
     assert len(lines) == MAX_PROBLEMS_SHOWN + 1
     assert lines[-1].startswith("agnes-teach: ... and ")
     assert lines[-1].endswith(" more problems (fix these first)")
+
+
+@pytest.mark.parametrize("tail", [b"", b'{"deal": 3, "sta', b"x" * 200_000])
+def test_a_cut_off_last_survey_line_is_dropped_without_reading_the_file_whole(tmp_path: Path,
+                                                                            tail: bytes) -> None:
+    path = tmp_path / "s.jsonl"
+    whole = b'{"deal": 1}\n' * 10_000
+    path.write_bytes(whole + tail)
+    solve_cli.drop_cut_off_line(path)
+    assert path.read_bytes() == whole
+    path.write_bytes(tail)
+    solve_cli.drop_cut_off_line(path)
+    assert path.read_bytes() == b""
+
+
+def test_generate_count_is_bounded(tmp_path: Path) -> None:
+    from agnes_teach.cli import generate as _generate  # noqa: F401  (registers generate)
+    from agnes_teach.limits import MAX_GENERATE
+
+    code, _, err = run("generate", "--theme", "tableau.empty", "--count", str(MAX_GENERATE + 1),
+                       "--seed", "1", "--out", str(tmp_path / "p"))
+    assert code == 2 and f"at most {MAX_GENERATE}" in err

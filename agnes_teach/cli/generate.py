@@ -15,6 +15,7 @@ from ..generator import DIFFICULTIES, TASKS, THEMES, generate, theme_ids
 from ..generator.canonical import puzzle_key
 from ..generator.output import puzzle_id, scenario_data, to_yaml, write_puzzles
 from ..generator.themes import unavailable
+from ..limits import MAX_GENERATE
 from ..profile import get_profile
 from ..scenario import load_scenario, scenario_files
 from . import app, input_errors
@@ -69,8 +70,8 @@ def generate_command(
         raise InputError(f"the theme {theme} has no {task} puzzles (it has: {has})")
     if difficulty is not None and difficulty not in DIFFICULTIES:
         raise InputError(f"unknown difficulty {difficulty!r} (one of: {', '.join(DIFFICULTIES)})")
-    if count < 1:
-        raise InputError("--count must be at least 1")
+    if not 1 <= count <= MAX_GENERATE:
+        raise InputError(f"--count must be 1 to {MAX_GENERATE} (at most {MAX_GENERATE} puzzles per run)")
     if seed < 0:
         raise InputError("--seed must be 0 or more")
     # Refuse an unusable --out before the (slow) search, not after it.

@@ -170,38 +170,58 @@ def read_survey(path: Path, profile_id: str) -> dict[int, str]:
         raise InputError(Problem(f"cannot read the survey file: {exc}", str(path))) from None
     with handle:
         try:
-            lines = list(enumerate(handle, 1))
+            for number, line in enumerate(handle, 1):  # streamed: the file may hold millions of deals
+                if len(problems) > MAX_PROBLEMS_SHOWN:
+                    break
+                _read_survey_line(line, number, path, profile_id, done, problems)
         except UnicodeDecodeError as exc:
             raise InputError(Problem(f"cannot read the survey file: {exc}", str(path))) from None
-    for number, line in lines:
-        if len(problems) > MAX_PROBLEMS_SHOWN:
-            break
-        if not line.strip():
-            continue
-        try:
-            row = json.loads(line)
-            if not isinstance(row, dict):
-                raise ValueError("not an object")
-            deal_number, status, prof = row["deal"], row["status"], row["profile"]
-            if not isinstance(deal_number, int) or status not in ("won", "lost", "unknown"):
-                raise ValueError("bad deal or status")
-        except (ValueError, KeyError) as exc:
-            problems.append(Problem(f"not a survey line ({exc}): {line[:60]!r}", str(path), number))
-            continue
-        if prof == profile_id:
-            done[deal_number] = status
     if problems:
         raise InputError(problems)
     return done
 
 
+def _read_survey_line(line: str, number: int, path: Path, profile_id: str, done: dict[int, str],
+                      problems: list[Problem]) -> None:
+    if not line.strip():
+        return
+    try:
+        row = json.loads(line)
+        if not isinstance(row, dict):
+            raise ValueError("not an object")
+        deal_number, status, prof = row["deal"], row["status"], row["profile"]
+        if not isinstance(deal_number, int) or status not in ("won", "lost", "unknown"):
+            raise ValueError("bad deal or status")
+    except (ValueError, KeyError) as exc:
+        problems.append(Problem(f"not a survey line ({exc}): {line[:60]!r}", str(path), number))
+        return
+    if prof == profile_id:
+        done[deal_number] = status
+
+
 def drop_cut_off_line(path: Path) -> None:
     """A survey stopped while writing leaves a last line without its newline: drop it (solved again)."""
     try:
-        data = path.read_bytes()
-        if data and not data.endswith(b"\n"):
-            with path.open("r+b") as handle:
-                handle.truncate(data.rfind(b"\n") + 1)
+        with path.open("r+b") as handle:
+            end = handle.seek(0, 2)
+            if end == 0:
+                return
+            handle.seek(end - 1)
+            if handle.read(1) == b"\n":
+                return
+            # Look back from the end for the last newline, a block at a time (never the whole file).
+            cut = 0
+            position = end
+            while position > 0:
+                start = max(0, position - 65536)
+                handle.seek(start)
+                block = handle.read(position - start)
+                newline = block.rfind(b"\n")
+                if newline >= 0:
+                    cut = start + newline + 1
+                    break
+                position = start
+            handle.truncate(cut)
     except FileNotFoundError:
         return
     except OSError as exc:
