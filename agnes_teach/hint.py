@@ -243,5 +243,7 @@ def _mapper(workers: int) -> Iterator[Callable[..., Iterable[list[Status]]]]:
         return
     import multiprocessing
 
-    with multiprocessing.get_context("spawn").Pool(workers) as pool:
+    from .outputs import worker_init
+
+    with multiprocessing.get_context("spawn").Pool(workers, initializer=worker_init) as pool:
         yield pool.imap

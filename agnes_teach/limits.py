@@ -17,8 +17,7 @@ from .yamlio import MAX_BYTES
 
 __all__ = [
     "MAX_BUDGET", "MAX_BYTES", "MAX_FAIR_ORDERS", "MAX_FAIR_STATES", "MAX_GENERATE", "MAX_LIST", "MAX_MOVES",
-    "MAX_PILE", "MAX_PROBLEMS_SHOWN",
-    "budget_seconds", "cpu_count", "max_workers",
+    "MAX_PILE", "MAX_PROBLEMS_SHOWN", "budget_seconds", "check_workers", "cpu_count", "max_workers",
 ]
 
 # MAX_BYTES (yamlio): a position or scenario file is a few kilobytes; 2 MB leaves
@@ -57,3 +56,11 @@ def budget_seconds(value: float, option: str = "--budget") -> float:
     if value > MAX_BUDGET:
         raise InputError(f"{option} is at most {MAX_BUDGET:g} seconds (one day); here {value:g}")
     return value
+
+
+def check_workers(workers: int) -> int:
+    """``--workers``: 1 to the CPU count."""
+    if not 1 <= workers <= max_workers():
+        raise InputError(f"--workers must be 1 to {max_workers()} (the CPUs this machine lets the run use); "
+                         f"here {workers}")
+    return workers

@@ -10,6 +10,7 @@ callbacks), and the run would then go on to write its output.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import shutil
 import signal
@@ -112,3 +113,19 @@ def interruptible() -> Iterator[None]:
 
 def stop_gracefully() -> bool:
     return _graceful[0] > 0
+
+
+def worker_init() -> None:
+    """Initializer of worker processes: Ctrl-C reaches the whole process group, and the
+    parent stops its workers itself (a worker would print a KeyboardInterrupt traceback)."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+
+
+def stop_children() -> None:
+    """Kill this process's worker processes (before exiting at once on a stop signal)."""
+    import multiprocessing
+
+    for child in multiprocessing.active_children():
+        with contextlib.suppress(Exception):
+            child.kill()

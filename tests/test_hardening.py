@@ -277,3 +277,15 @@ def test_generate_count_is_bounded(tmp_path: Path) -> None:
     code, _, err = run("generate", "--theme", "tableau.empty", "--count", str(MAX_GENERATE + 1),
                        "--seed", "1", "--out", str(tmp_path / "p"))
     assert code == 2 and f"at most {MAX_GENERATE}" in err
+
+
+def test_hint_is_bounded_too() -> None:
+    from agnes_teach.cli import hint as _hint  # noqa: F401  (registers hint)
+    from agnes_teach.limits import MAX_FAIR_ORDERS, MAX_FAIR_STATES
+
+    for args, words in [(["--fair", "5", "--workers", str(max_workers() + 1)], "--workers must be 1 to"),
+                        (["--fair", str(MAX_FAIR_ORDERS + 1)], f"at most {MAX_FAIR_ORDERS} orders"),
+                        (["--fair", "5", "--states", str(MAX_FAIR_STATES + 1)], f"at most {MAX_FAIR_STATES}"),
+                        (["--budget", "inf"], "--budget")]:
+        code, _, err = run("hint", "--deal", "1", *args)
+        assert code == 2 and words in err, (args, err)

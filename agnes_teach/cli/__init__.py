@@ -21,7 +21,7 @@ import typer
 from .. import __version__
 from ..errors import InputError
 from ..limits import MAX_PROBLEMS_SHOWN
-from ..outputs import Interrupted, remove_pending, stop_gracefully
+from ..outputs import Interrupted, remove_pending, stop_children, stop_gracefully
 
 app = typer.Typer(
     name="agnes-teach",
@@ -98,6 +98,7 @@ def _on_stop_signal(signum: int, frame: object) -> None:
     # could be swallowed by a callback the signal interrupted (WeasyPrint has such
     # callbacks, and Ctrl-C during a worksheet used to be lost there).
     remove_pending()
+    stop_children()
     with contextlib.suppress(Exception):
         os.write(2, b"agnes-teach: interrupted; nothing was written\n")
     os._exit(128 + signum)

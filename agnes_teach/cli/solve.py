@@ -7,7 +7,6 @@ import fcntl
 import json
 import multiprocessing
 import queue
-import signal
 import sys
 from collections import Counter
 from collections.abc import Iterator
@@ -19,8 +18,8 @@ import typer
 
 from ..deal import MAX_SEED, deal
 from ..errors import InputError, Problem
-from ..limits import MAX_PROBLEMS_SHOWN, max_workers
-from ..outputs import Interrupted, interruptible
+from ..limits import MAX_PROBLEMS_SHOWN, check_workers
+from ..outputs import Interrupted, interruptible, worker_init
 from ..profile import get_profile
 from ..solver import SolveResult, solve
 from ..stats import wilson
@@ -285,9 +284,7 @@ def survey_command(
     """
     check_budget(budget)
     check_out(out, parents)
-    if not 1 <= workers <= max_workers():
-        raise InputError(f"--workers must be 1 to {max_workers()} (the CPUs this machine lets the run use); "
-                         f"here {workers}")
+    check_workers(workers)
     if states is not None and states < 1:
         raise InputError("--states must be at least 1")
     get_profile(profile)
@@ -363,12 +360,6 @@ def _locked_output(out: Path) -> Iterator[Any]:
         yield handle
 
 
-def _worker_init() -> None:
-    # Ctrl-C reaches the whole process group: the parent stops the workers itself.
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-    signal.signal(signal.SIGTERM, signal.SIG_DFL)
-
-
 def _run_jobs(jobs: Iterator[SurveyJob], workers: int) -> Iterator[dict[str, Any]]:
     """Solve the jobs, yielding each row as it is done; at most 2 x workers jobs in flight.
 
@@ -380,7 +371,7 @@ def _run_jobs(jobs: Iterator[SurveyJob], workers: int) -> Iterator[dict[str, Any
         yield from map(_solve_deal, jobs)
         return
     done: queue.SimpleQueue[tuple[bool, Any]] = queue.SimpleQueue()
-    pool = multiprocessing.get_context("spawn").Pool(workers, initializer=_worker_init)
+    pool = multiprocessing.get_context("spawn").Pool(workers, initializer=worker_init)
     try:
         in_flight = 0
         exhausted = False
