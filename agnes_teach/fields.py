@@ -639,6 +639,8 @@ def scenario_record() -> Record:
         Field("solution", Nullable(MovesShape()),
               "A line of play; for task win it must bring all 52 cards home."),
         Field("expect", Nullable(expect_record()), "Claims about the position, each checked."),
+        Field("stock_shown", Boolean(), "The page shows the stock in order, so a fair hint hides nothing "
+              "(hint --fair)."),
         # Written by the generator; information only.
         Field("difficulty", Choice(DIFFICULTIES, what="difficulty"), "Information: the rated difficulty."),
         Field("generator", Text("a text", single_line=True), "Information: the generator version."),

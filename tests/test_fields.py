@@ -305,3 +305,10 @@ def test_every_failed_claim_names_a_rule_or_a_claim_id() -> None:
     text = _section08("legal: [6H>f, 4C>f, 4C>t1,", "legal: [6H>f, 4C>f,")
     result = check_scenario(load_text(text), budget=10)
     assert [(e.rule, e.move) for e in result.errors] == [("expect.legal", "4C>t1")]
+
+
+def test_stock_shown_is_a_known_key_and_a_boolean() -> None:
+    text = SECTION_08.read_text("utf-8")
+    assert load_text(text + "stock_shown: true\n").raw["stock_shown"] is True
+    found = problems(text + "stock_shown: maybe\n")
+    assert any("stock_shown: must be true or false" in f for f in found), found
