@@ -6,7 +6,6 @@ here from them, so the text cannot drift from the survey it cites.
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass
 from functools import cache
 from importlib import resources
@@ -14,20 +13,10 @@ from importlib import resources
 import yaml
 
 from .errors import InputError
+from .stats import wilson
 
 WIN_RATES = "data/win_rates.yaml"
 FIELDS = ("deals", "won", "lost", "unknown", "budget_seconds", "results", "command")
-
-
-def wilson(successes: int, total: int, z: float = 1.959964) -> tuple[float, float]:
-    """The Wilson score interval (95% by default) for a proportion."""
-    if total == 0:
-        return (0.0, 1.0)
-    p = successes / total
-    denom = 1 + z * z / total
-    centre = (p + z * z / (2 * total)) / denom
-    half = z * math.sqrt(p * (1 - p) / total + z * z / (4 * total * total)) / denom
-    return (max(0.0, centre - half), min(1.0, centre + half))
 
 
 @dataclass(frozen=True)
