@@ -106,8 +106,14 @@ def check_scenario(
     extra_solution: list[MoveText] | None = None,
     budget: float = DEFAULT_BUDGET,
     progress: Callable[[str], None] | None = None,
+    teach: bool = False,
 ) -> CheckResult:
-    """Verify every claim of one scenario.  InputError only for unusable input."""
+    """Verify every claim of one scenario.  InputError only for unusable input.
+
+    Besides the claims: every listed theme must be used on the solution line,
+    and a claim about a face-down stock must hold for every order of it (or the
+    file says ``stock_shown: true``).  `teach` adds criteria 1-2 of the teaching
+    standard (failable, beaten by the misconception) for puzzles."""
     t = i18n.text
     result = CheckResult(sc.file, sc.id)
     pos = sc.position
@@ -155,6 +161,10 @@ def check_scenario(
             if progress:
                 progress(f"{sc.id}: proving {key}")
             _check_first_move(sc, result, lang, key, budget)
+    _check_theme_use(sc, result, lang)
+    _check_hidden_stock(sc, result, lang)
+    if teach:
+        _check_teaching(sc, result, lang)
     return result
 
 
@@ -262,3 +272,100 @@ def _check_first_move(sc: Scenario, result: CheckResult, lang: str, key: str, bu
                 lang, "check", "expect.trap_move: every first move loses, so there is no trap to avoid")))
         else:
             result.verified.append("trap_move")
+
+
+# ------------------------------------------------------------ teaching properties (issue 8)
+
+
+def _line_of(sc: Scenario) -> list[Move]:
+    """The scenario's solution as moves (up to the first that does not play), else its key move."""
+    from .moves import parse_move_text as parse
+
+    texts = list(sc.solution or [])
+    if not texts and "key_move" in sc.expect:
+        texts = [parse(str(sc.expect["key_move"]))]
+    pos, out = sc.position, []
+    for text in texts:
+        got = resolve(pos, text)
+        if not isinstance(got, Move) or refusal(pos, got) is not None:
+            break
+        out.append(got)
+        pos = apply_unchecked(pos, got)
+    return out
+
+
+def _check_theme_use(sc: Scenario, result: CheckResult, lang: str) -> None:
+    """Criterion 4: each listed theme is used on the line (its detector, else the rule a move applies)."""
+    from .generator.core import _rule_of
+    from .generator.themes import THEMES, Lesson
+
+    line = _line_of(sc)
+    if not sc.themes or not line:
+        return
+    losing: tuple[Move, ...] = ()
+    if "stock.deal" in sc.themes:
+        losing = tuple(first_move_verdicts(sc.position, seconds=DEFAULT_BUDGET).losing)
+    rules_used: set[str] = set()
+    pos = sc.position
+    for move in line:
+        rules_used.add(_rule_of(pos, move))
+        pos = apply_unchecked(pos, move)
+    unused = []
+    for theme in sc.themes:
+        spec = THEMES.get(theme)
+        used = spec.detect(Lesson(sc.position, tuple(line), losing, within=len(line))) if spec else False
+        if not used and theme not in rules_used:
+            unused.append(theme)
+    if unused:
+        result.errors.append(CheckError(unused[0], i18n.text(
+            lang, "check", "themes lists {themes}, but the solution line never uses it",
+            themes=", ".join(unused))))
+    else:
+        result.verified.append("themes")
+
+
+def _check_hidden_stock(sc: Scenario, result: CheckResult, lang: str) -> None:
+    """Criterion 3: a claim about a face-down stock holds for every order of its cards."""
+    from .fairness import claim_holds_for_every_order, key_move_claim, status_claim
+
+    pos = sc.position
+    if not pos.stock or sc.raw.get("stock_shown") is True:
+        return
+    claims = []
+    if "key_move" in sc.expect:
+        (key,) = _moves_of(sc, [str(sc.expect["key_move"])], "expect", "key_move")
+        if isinstance(key, Move):
+            claims.append(("key_move", key_move_claim(key)))
+    if "trap_move" in sc.expect:
+        (got,) = _moves_of(sc, [str(sc.expect["trap_move"])], "expect", "trap_move")
+        if isinstance(got, Move):
+            claims.append(("trap_move", status_claim(got, "lost")))
+    if "winnable" in sc.expect:
+        claims.append(("winnable", status_claim(None, "won" if sc.expect["winnable"] else "lost")))
+    if sc.task == "win" and sc.solution:
+        claims.append(("solution", lambda p: False))  # a line played blind cannot rely on the order
+    for name, claim in claims:
+        fairness = claim_holds_for_every_order(pos, claim)
+        if not fairness.proved:
+            result.errors.append(CheckError("stock.deal", i18n.text(
+                lang, "check", "{claim} depends on the order of the {n} face-down stock cards "
+                "({argument}); show the stock with stock_shown: true or change the puzzle",
+                claim=name, n=len(pos.stock), argument=fairness.argument())))
+            return
+    result.verified.append("hidden stock")
+
+
+def _check_teaching(sc: Scenario, result: CheckResult, lang: str) -> None:
+    """Criteria 1-2 for a puzzle (a win, key-move or trap task): failable, beaten by the misconception."""
+    from .generator.teaching import measure, teaching_problems
+
+    if sc.task not in ("win", "key-move", "trap"):
+        return
+    theme = next((t for t in sc.themes), None)
+    m = measure(sc.position, theme, _line_of(sc))
+    problems = teaching_problems(m, sc.task, sc.raw.get("difficulty"), len(sc.expect.get("illegal", {})))
+    for problem in problems:
+        result.errors.append(CheckError(theme, i18n.text(lang, "check", "does not teach: {problem}",
+                                                         problem=problem)))
+    if not problems:
+        result.verified.append("teaches")

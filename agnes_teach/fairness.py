@@ -92,10 +92,12 @@ class Fairness:
         """How far the result goes, in one English sentence (for files and reports)."""
         if self.hidden == 0:
             return "no hidden cards: the page shows everything"
+        if self.holds is False:
+            return (f"the claim fails in at least one of the {self.total} orders of the {self.hidden} "
+                    f"hidden cards (found after {self.tried} tried)")
         if self.exhaustive:
-            what = {True: "holds in", False: "fails in at least one of", None: "is undecided in some of"}
-            return (f"the claim {what[self.holds]} every one of the {self.tried} orders "
-                    f"of the {self.hidden} hidden cards")
+            what = "holds in every one" if self.holds else "is undecided in some"
+            return f"the claim {what} of the {self.tried} orders of the {self.hidden} hidden cards"
         if self.holds is True:
             return (f"the claim holds in all {self.tried} orders tried (a random sample of {self.total}); "
                     f"with 95% confidence it fails in fewer than {3 / self.tried:.1%} of orders")

@@ -652,6 +652,15 @@ def scenario_record() -> Record:
               "Information: the tempting wrong move and how it was refuted."),
         Field("notes", Text("a text", max_length=20_000), "Information: free notes."),
         Field("instruction", _title(), "Information: an instruction, one text or one per language."),
+        # Teaching (issue 8).
+        Field("stock_shown", Boolean(), "The sheet draws the stock face up, in dealing order; without it "
+              "every claim must hold for every order of the face-down stock."),
+        Field("source", Text("a text", single_line=True),
+              "Information: where the position comes from (built, or deal N move K)."),
+        Field("hidden_stock", Text("a text"),
+              "Information: how the claims were shown to hold for every order of the face-down stock."),
+        Field("measured", MapOf(keys="^[a-z_]+$", key_words="a name", value=Integer()),
+              "Information: the generator's measured play (random_win_percent, decisions, refute_depth)."),
     ))
 
 

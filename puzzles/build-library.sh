@@ -9,17 +9,17 @@ rm -rf puzzles/generated
 gen() {  # theme count seed [extra options]
     theme=$1; count=$2; seed=$3; shift 3
     "$BIN" generate --theme "$theme" --count "$count" --seed "$seed" \
-        --out "puzzles/generated/$theme" --avoid puzzles "$@"
+        --out "puzzles/generated/$theme" --avoid puzzles --max-seconds 3600 "$@"
 }
-# Required themes: 14 each.
-gen foundation.wrap 14 101
-gen tableau.empty 14 102
+# Required themes: 12 each.
+gen foundation.wrap 12 101
+gen tableau.empty 12 102
 gen tableau.empty 1 31 --task win --difficulty medium  # most come out easy: see README.md
-gen stock.deal 14 103
-# Other themes: 7 each.
-gen tableau.wrap 7 104
+gen stock.deal 12 103
+# Other themes: 8 each.
+gen tableau.wrap 8 104
 gen tableau.run 7 105
 gen tableau.run 2 5 --task win --difficulty medium
-gen stock.last-two 7 106
-gen reserve.top 7 107
-gen foundation.start 7 108
+gen stock.last-two 8 106
+gen reserve.top 8 107
+gen foundation.start 8 108

@@ -30,9 +30,11 @@ def ru_pdf(tmp_path_factory: pytest.TempPathFactory) -> Path:
 def test_russian_sheet_has_puzzles_then_answer_key(ru_pdf: Path) -> None:
     pages = pdf_pages(ru_pdf)
     puzzles = len(list(DEMO.glob("*.yaml")))
-    # Two puzzles fit a page; the key starts on a page of its own.
-    assert len(pages) == (puzzles + 1) // 2 + 1
+    # The legend and one puzzle fill the first page, two puzzles each later one; the key
+    # starts on a page of its own.
+    assert len(pages) == 1 + (puzzles - 1 + 1) // 2 + 1
     first = pages[0]
+    assert "Условные обозначения" in first and "Класс" in first
     assert CYRILLIC.search(first) and "Агнес Бернауэр" in first
     assert all(symbol in "".join(pages[:-1]) for symbol in "♠♥♦♣")
     assert "Соберите все 52 карты" in first
@@ -75,8 +77,8 @@ def test_answers_separate_and_none(tmp_path: Path) -> None:
 def test_key_gives_moves_as_notation_and_words() -> None:
     items = {i.id: i for i in load_items([str(DEMO)], "en")}
     run = items["demo-run-moves-whole"]
-    assert run.answer_notation.startswith("A♣>f 2♥>f")
-    assert run.answer_words[0] == "A♣ → foundation"
+    assert run.answer_notation.startswith("3♠>t2 A♣>f 2♥>f")
+    assert run.answer_words[1] == "A♣ → foundation"
     legal = items["demo-deal-7-moves"]
     assert "10♣ → column 1" in legal.answer_words and "deal the stock" in legal.answer_words
 

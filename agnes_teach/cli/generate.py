@@ -36,8 +36,11 @@ else:  # choices built from the generator's own tables
 def generate_command(
     theme: Annotated[ThemeName, typer.Option("--theme", help="The rule id to teach.")],
     count: Annotated[int, typer.Option("--count", help="How many puzzles to write.")],
-    seed: Annotated[int, typer.Option("--seed", help="Run seed: the same seed writes the same files.")],
     out: Annotated[Path, typer.Option("--out", help="Folder to write the scenario files into.")],
+    seed: Annotated[
+        int | None, typer.Option("--seed", help="Run seed: the same seed writes the same files (default: a "
+                                 "random seed, printed and recorded in every file).")
+    ] = None,
     profile: ProfileOption = "bernauer",
     difficulty: Annotated[
         DifficultyName | None, typer.Option("--difficulty", help="Keep only puzzles of this rating.")
@@ -50,6 +53,14 @@ def generate_command(
         typer.Option("--avoid", help="Scenario files or folders: never write a puzzle equal to one of "
                      "them up to symmetry (e.g. --avoid puzzles)."),
     ] = None,
+    teach: Annotated[
+        bool, typer.Option("--teach", help="Keep only puzzles that meet the teaching criteria 1-2 of the "
+                           "README (random play wins at most 35%, a real choice, the theme's misconception "
+                           "loses, lost without the rule); difficulty then comes from measured play.")
+    ] = False,
+    max_seconds: Annotated[
+        float, typer.Option("--max-seconds", help="Give up (writing nothing) after this many seconds.")
+    ] = 180.0,
     as_json: JsonOption = False,
     parents: ParentsOption = False,
 ) -> None:
@@ -57,7 +68,8 @@ def generate_command(
 
     Every puzzle is proved by the solver, its theme detected in its solution,
     its tempting wrong move refuted, its difficulty rated; no two are the same
-    up to symmetry.
+    up to symmetry.  A claim about a face-down stock is checked for every order
+    of its cards, or the file says stock_shown: true.
 
     Example: agnes-teach generate --theme tableau.empty --count 4 --seed 1 --out my-puzzles
     """
@@ -72,8 +84,15 @@ def generate_command(
         raise InputError(f"unknown difficulty {difficulty!r} (one of: {', '.join(DIFFICULTIES)})")
     if not 1 <= count <= MAX_GENERATE:
         raise InputError(f"--count must be 1 to {MAX_GENERATE} (at most {MAX_GENERATE} puzzles per run)")
+    if seed is None:
+        import random
+
+        seed = random.SystemRandom().randrange(2**31)
+        print(f"seed {seed} (pass --seed {seed} to write the same files again)", file=sys.stderr)
     if seed < 0:
         raise InputError("--seed must be 0 or more")
+    if max_seconds <= 0:
+        raise InputError("--max-seconds must be more than 0")
     # Refuse an unusable --out before the (slow) search, not after it.
     if out.exists() and not out.is_dir():
         raise InputError(Problem("is a file; --out needs a folder", str(out)))
@@ -89,15 +108,23 @@ def generate_command(
 
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
-    columns = (TextColumn(f"{theme}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn())
+    columns = (TextColumn(f"{theme}"), BarColumn(), MofNCompleteColumn(),
+               TextColumn("{task.fields[tried]} candidates tried"), TimeElapsedColumn())
     with Progress(*columns, console=_stderr_console(), transient=False) as bar:
-        job = bar.add_task("generate", total=count)
+        job = bar.add_task("generate", total=count, tried=0)
+
+        def show(found: int, tried: int) -> None:
+            bar.update(job, completed=found, tried=tried)
+
         puzzles = generate(theme, count, seed, chosen, difficulty=difficulty, task=task, avoid=taken,
-                           progress=lambda n: bar.update(job, completed=n))
+                           max_seconds=max_seconds, teach=teach, progress=show)
     if len(puzzles) < count:
-        raise InputError(f"only {len(puzzles)} of {count} puzzles for {theme} were found and proved "
-                         "within the attempt limit; nothing was written (try another --seed or a "
-                         "smaller --count)")
+        asked = " ".join(x for x in (f"--task {task}" if task else "", f"--difficulty {difficulty}"
+                                     if difficulty else "", "--teach" if teach else "") if x)
+        asked = f" with {asked}" if asked else ""
+        raise InputError(f"only {len(puzzles)} of {count} puzzles for {theme}{asked} "
+                         f"were found and proved within {max_seconds:g} s or the attempt limit; nothing was "
+                         "written (try another --seed, a smaller --count, or a larger --max-seconds)")
     files = []
     for number, puzzle in enumerate(puzzles, start=1):
         text = to_yaml(scenario_data(puzzle, seed, number))

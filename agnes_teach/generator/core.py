@@ -9,20 +9,24 @@ reproducible byte for byte.
 from __future__ import annotations
 
 import random
+import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from ..cards import rank_of
 from ..engine import apply_unchecked, legal_moves, locate, refusal
+from ..fairness import claim_holds_for_every_order, key_move_claim, status_claim
 from ..moves import Move
 from ..position import Position
 from ..profile import Profile
 from ..solver import solve
 from .canonical import puzzle_key
 from .graph import GameGraph, explore
+from .players import MISCONCEPTIONS, PLAYOUT_SEED, PLAYOUTS, lost_under, player, playout
+from .teaching import MIN_DECISIONS, MIN_FIRST_MOVES, MIN_WRONG_FIRST, distinct_children
 from .themes import LESSON_WINDOW, THEMES, Distractor, Lesson, Theme, tempting_loss
 
-GENERATOR_VERSION = "agnes-teach-generator 1"
+GENERATOR_VERSION = "agnes-teach-generator 2"
 TASKS = ("key-move", "trap", "win")
 DIFFICULTIES = ("easy", "medium", "hard")
 MAX_STATES = 3000  # a candidate with a larger reachable space is not a small endgame: discard
@@ -44,6 +48,9 @@ class Puzzle:
     trap_move: Move | None = None
     stats: dict[str, float] = field(default_factory=dict)
     size: int = 0
+    stock_shown: bool = False  # the sheet must draw the stock face up (its order decides the claims)
+    hidden_stock: str | None = None  # how the claims were shown to hold for every hidden order
+    source: str = "built"
 
 
 @dataclass
@@ -158,11 +165,51 @@ def rate(graph: GameGraph, line: list[Move], distractor: Distractor) -> tuple[fl
                    "rules": len(rules), "length": len(line), "states": len(graph.states)}
 
 
+# Difficulty from measured play (criterion 5): the random player's win rate and the decision
+# points on the solution line.  Medium and hard need at least MIN_DECISIONS decisions.
+MEDIUM_RANDOM_MAX, HARD_RANDOM_MAX = 0.20, 0.08
+RANDOM_ACCEPT = 0.35  # the checker's bar, with the checker's playouts and seed
 EASY_BELOW, HARD_FROM = 7.0, 11.0
 
 
 def difficulty_of(score: float) -> str:
+    """Without --teach: the rating from what the search saw (choices, refutation depth, rules)."""
     return "easy" if score < EASY_BELOW else "hard" if score >= HARD_FROM else "medium"
+
+
+def measured_difficulty(random_rate: float, decisions: int) -> str:
+    """With --teach: the rating from measured play (random-play win rate, decision points)."""
+    if decisions < MIN_DECISIONS or random_rate > MEDIUM_RANDOM_MAX:
+        return "easy"
+    return "hard" if random_rate <= HARD_RANDOM_MAX and decisions >= MIN_DECISIONS + 1 else "medium"
+
+
+def random_rate(pos: Position, limit: float = RANDOM_ACCEPT) -> float | None:
+    """Random play's win rate with the checker's playouts and seed; None once it passes `limit`."""
+    rng = random.Random(PLAYOUT_SEED)
+    policy = player("random")
+    wins = 0
+    for _ in range(PLAYOUTS):
+        wins += playout(pos, policy, rng)
+        if wins > limit * PLAYOUTS:
+            return None
+    return wins / PLAYOUTS
+
+
+def _fair(pos: Position, key_move: Move | None, trap_move: Move | None) -> tuple[bool, str | None]:
+    """(stock shown, argument): a claim about a hidden stock must hold for every order of it,
+    checked order by order; otherwise the sheet shows the stock face up."""
+    if not pos.stock:
+        return False, None
+    if key_move is None and trap_move is None:
+        return True, None  # a win line depends on the order the cards come in: show it
+    claim = key_move_claim(key_move) if key_move is not None else status_claim(trap_move, "lost")
+    fairness = claim_holds_for_every_order(pos, claim)
+    if fairness.proved:
+        won = claim_holds_for_every_order(pos, status_claim(None, "won"))
+        if won.proved:
+            return False, fairness.argument()
+    return True, None
 
 
 # ----------------------------------------------------------------- proving
@@ -195,7 +242,7 @@ def _trim(pos: Position, line: list[Move], keep: int) -> list[Move]:
 
 
 def candidate(theme: Theme, task: str, profile: Profile, seed: int, size: int,
-              tally: Tally | None = None) -> Puzzle | None:
+              tally: Tally | None = None, teach: bool = False) -> Puzzle | None:
     """The puzzle grown from one candidate seed, or None (the reason goes to `tally`)."""
     tally = tally or Tally()
     rng = random.Random(f"{theme.id}/{task}/{profile.id}/{size}/{seed}")
@@ -214,6 +261,16 @@ def candidate(theme: Theme, task: str, profile: Profile, seed: int, size: int,
         home_moves = sum(m.dest == "f" for m in first)
         if len(first) < 2 or home_moves > 1:
             tally.add("no unique choice")
+            return None
+    # Criterion 1 before the search, as it is cheaper: a choice, and random play must lose.
+    rate_random = None
+    if teach:
+        if len(distinct_children(pos)) < MIN_FIRST_MOVES:
+            tally.add("fewer than 3 first moves")
+            return None
+        rate_random = random_rate(pos)
+        if rate_random is None:
+            tally.add("random play wins")
             return None
     graph = explore(pos, MAX_STATES)
     if graph is None:
@@ -262,6 +319,18 @@ def candidate(theme: Theme, task: str, profile: Profile, seed: int, size: int,
         tally.add("distractor refused by another rule")
         return None
     score, stats = rate(graph, line, distractor)
+    if teach:
+        wrong = len({puzzle_key(graph.states[j]) for _, j in graph.edges[0] if graph.win_distance[j] is None})
+        if task in ("key-move", "trap") and wrong + (distractor.rule is not None) < MIN_WRONG_FIRST:
+            tally.add("fewer than 2 wrong first moves")
+            return None
+        if task != "win" and int(stats["decisions"]) < 1:
+            tally.add("no decision point")
+            return None
+        misconception = MISCONCEPTIONS.get(theme.id)
+        if misconception is not None and lost_under(pos, misconception) is not True:
+            tally.add("won without the rule")
+            return None
     if task != "win":
         line = _trim(pos, line, lesson_at + 2)
     # A legal distractor of a win puzzle is written as expect.trap_move: prove it too.
@@ -269,8 +338,14 @@ def candidate(theme: Theme, task: str, profile: Profile, seed: int, size: int,
     if not _proved(pos, key_move, claimed_trap):
         tally.add("solver did not confirm")
         return None
-    return Puzzle(theme.id, task, seed, pos, line, distractor, difficulty_of(score), score,
-                  puzzle_key(pos), key_move, trap_move, stats, size)
+    stock_shown, hidden = _fair(pos, key_move, claimed_trap)
+    decisions = int(stats["decisions"])
+    if rate_random is None:
+        rate_random = random_rate(pos, limit=1.0) or 0.0
+    stats["random"] = rate_random
+    rated = measured_difficulty(rate_random, decisions) if teach else difficulty_of(score)
+    return Puzzle(theme.id, task, seed, pos, line, distractor, rated, score,
+                  puzzle_key(pos), key_move, trap_move, stats, size, stock_shown, hidden)
 
 
 def pick_task(theme: Theme, rng: random.Random) -> str:
@@ -289,10 +364,15 @@ def generate(
     task: str | None = None,
     avoid: set[str] | None = None,
     max_attempts: int | None = None,
-    progress: Callable[[int], None] | None = None,
+    max_seconds: float | None = None,
+    teach: bool = False,
+    progress: Callable[[int, int], None] | None = None,
     tally: Tally | None = None,
 ) -> list[Puzzle]:
-    """`count` verified puzzles for one theme (fewer only if `max_attempts` runs out)."""
+    """`count` verified puzzles for one theme (fewer if `max_attempts` or `max_seconds` runs out).
+
+    `progress(found, attempts)` is called after every candidate.  The clock only
+    stops the run: which puzzles a seed gives never depends on it."""
     theme = THEMES[theme_id]
     taken = set(avoid or ())
     master = random.Random(seed)
@@ -300,13 +380,18 @@ def generate(
     attempts = 0
     limit = max_attempts if max_attempts is not None else 400 * count + 2000
     sizes = {"easy": (0, 0, 1), "medium": (0, 1, 2), "hard": (1, 2, 2)}
+    deadline = time.monotonic() + max_seconds if max_seconds is not None else None
     while len(out) < count and attempts < limit:
+        if deadline is not None and time.monotonic() > deadline:
+            break
         attempts += 1
+        if progress:
+            progress(len(out), attempts)
         cand_seed = master.randrange(2**31)
         chooser = random.Random(cand_seed)
         this_task = task or pick_task(theme, chooser)
         size = chooser.choice(sizes[difficulty] if difficulty else (0, 1, 2))
-        puzzle = candidate(theme, this_task, profile, cand_seed, size, tally)
+        puzzle = candidate(theme, this_task, profile, cand_seed, size, tally, teach)
         if puzzle is None:
             continue
         if difficulty is not None and puzzle.difficulty != difficulty:
@@ -319,8 +404,8 @@ def generate(
             continue
         taken.add(puzzle.key)
         out.append(puzzle)
-        if progress:
-            progress(len(out))
+    if progress:
+        progress(len(out), attempts)
     return out
 
 

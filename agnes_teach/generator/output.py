@@ -22,6 +22,12 @@ def rule_title(lang: str, rule_id: str) -> str:
     return i18n.text(use, "rule-title", rule_id)
 
 
+def neutral_title(lang: str, number: int) -> str:
+    """A puzzle's title names neither its rule nor its answer (the sheet's section names the rule)."""
+    use = lang if lang in i18n.languages() else "en"
+    return i18n.text(use, "sheet", "Puzzle {number}", number=number)
+
+
 def puzzle_id(puzzle: Puzzle, run_seed: int, number: int) -> str:
     return f"{puzzle.theme.replace('.', '-')}-s{run_seed}-{number:03d}"
 
@@ -40,20 +46,28 @@ def scenario_data(puzzle: Puzzle, run_seed: int, number: int, size: int | None =
         expect["illegal"] = {str(puzzle.distractor.move): puzzle.distractor.rule}
     data: dict[str, Any] = {
         "id": puzzle_id(puzzle, run_seed, number),
-        "title": {lang: f"{rule_title(lang, puzzle.theme)} ({number})" for lang in TITLE_LANGS},
+        "title": {lang: neutral_title(lang, number) for lang in TITLE_LANGS},
         "task": puzzle.task,
         "themes": [puzzle.theme],
         "position": puzzle.position.to_data(),
         "solution": " ".join(str(m) for m in puzzle.solution),
         "expect": expect,
         "difficulty": puzzle.difficulty,
+        "source": puzzle.source,
         "distractor": {
             "move": str(puzzle.distractor.move),
             "refuted": f"refused by {puzzle.distractor.rule}" if puzzle.distractor.rule else "proved to lose",
         },
+        "measured": {"random_win_percent": round(100 * puzzle.stats.get("random", 0.0)),
+                     "decisions": int(puzzle.stats.get("decisions", 0)),
+                     "refute_depth": int(puzzle.stats.get("refute_depth", 0))},
         "generator": GENERATOR_VERSION,
         "seed": {"run": run_seed, "candidate": puzzle.seed, "size": puzzle.size},
     }
+    if puzzle.stock_shown:
+        data["stock_shown"] = True
+    if puzzle.hidden_stock is not None:
+        data["hidden_stock"] = puzzle.hidden_stock
     return data
 
 

@@ -39,6 +39,51 @@ class SheetItem:
     answer_label: str
     answer_notation: str
     answer_words: tuple[str, ...]
+    theme: str | None = None
+    rule: str | None = None  # the rule practised, one sentence (set on the first item of a theme's section)
+    difficulty: str | None = None
+    stock_note: str | None = None  # the stock face up, in dealing order (stock_shown: true)
+    explanation: str | None = None  # why the tempting move fails
+
+
+DIFFICULTY_ORDER = {"easy": 0, "medium": 1, "hard": 2}
+
+
+def difficulty_label(difficulty: str | None, lang: str) -> str | None:
+    if difficulty not in DIFFICULTY_ORDER:
+        return None
+    word = {"easy": i18n.text(lang, "sheet", "easy"), "medium": i18n.text(lang, "sheet", "medium"),
+            "hard": i18n.text(lang, "sheet", "hard")}[str(difficulty)]
+    return i18n.text(lang, "sheet", "Difficulty: {level}", level=word)
+
+
+def explanation(sc: Scenario, lang: str) -> str | None:
+    """Why the tempting move fails: the rule that refuses it, or the solver's proof that it loses."""
+    illegal = sc.expect.get("illegal") or {}
+    if sc.task in ("trap", "key-move", "win") and "trap_move" in sc.expect:
+        move = str(sc.expect["trap_move"])
+        return i18n.text(lang, "sheet", "{move} loses: after it no line brings every card home "
+                         "(the solver proves it).", move=move)
+    for text, rule_id in illegal.items():
+        got = resolve(sc.position, parse_move_text(str(text)))
+        if isinstance(got, Move):
+            from ..engine import refusal
+
+            why = refusal(sc.position, got)
+            if why is not None:
+                return i18n.text(lang, "sheet", "Why not {move}: {why}", move=got.symbol_text(),
+                                 why=i18n.refusal_message(why, lang))
+        del rule_id
+    return None
+
+
+def stock_note(sc: Scenario, lang: str) -> str | None:
+    if not sc.position.stock or sc.raw.get("stock_shown") is not True:
+        return None
+    from ..cards import card_symbol
+
+    cards = " ".join(card_symbol(c) for c in sc.position.stock)
+    return i18n.text(lang, "sheet", "The stock, face up, in dealing order: {cards}", cards=cards)
 
 
 def instruction(task: str | None, lang: str) -> str:
@@ -122,16 +167,32 @@ def load_items(
         raise InputError("no scenario files found in " + ", ".join(paths))
     problems: list[Problem] = []
     items: list[SheetItem] = []
+    loaded: list[Scenario] = []
     for file in files:
+        try:
+            loaded.append(load_scenario(file))
+        except InputError as exc:
+            problems.extend(exc.in_file(str(file)).problems)
+    if problems:
+        raise InputError(problems)
+    # Sections by theme (in the order the files name them), easy to hard within each.
+    first_seen: dict[str, int] = {}
+    for sc in loaded:
+        first_seen.setdefault(sc.themes[0] if sc.themes else "", len(first_seen))
+    loaded.sort(key=lambda s: (first_seen[s.themes[0] if s.themes else ""],
+                               DIFFICULTY_ORDER.get(str(s.raw.get("difficulty")), 1)))
+    previous_theme: str | None = None
+    for sc in loaded:
+        file = Path(sc.file)
         if progress:
             progress(str(file))
         try:
-            sc = load_scenario(file)
             label, moves = answer(sc, lang)
         except InputError as exc:
             problems.extend(exc.in_file(str(file)).problems)
             continue
         title = scenario_title(sc, lang)
+        theme = sc.themes[0] if sc.themes else None
         items.append(SheetItem(
             number=len(items) + 1,
             id=sc.id,
@@ -141,7 +202,14 @@ def load_items(
             answer_label=label,
             answer_notation=" ".join(m.symbol_text() for m in moves),
             answer_words=tuple(move_words(m, lang) for m in moves),
+            theme=theme,
+            rule=i18n.text(lang, "rule-title", theme) if theme and theme != previous_theme
+            else None,
+            difficulty=difficulty_label(sc.raw.get("difficulty"), lang),
+            stock_note=stock_note(sc, lang),
+            explanation=explanation(sc, lang),
         ))
+        previous_theme = theme
     if problems:
         raise InputError(problems)
     return items
