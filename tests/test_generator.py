@@ -231,3 +231,27 @@ def test_cli_refuses_bad_options_and_writes_nothing(
 def test_cli_help_names_the_themes(tmp_path: Path) -> None:
     result = run("generate", "--help", cwd=tmp_path)
     assert result.returncode == 0 and "foundation.wrap" in result.stdout
+
+
+def test_generate_without_a_seed_draws_one_prints_it_and_records_it(tmp_path: Path) -> None:
+    got = run("generate", "--theme", "tableau.wrap", "--count", "1", "--out", "p", cwd=tmp_path)
+    assert got.returncode == 0, got.stderr
+    seed = int(got.stderr.split("seed ", 1)[1].split()[0])
+    (file,) = (tmp_path / "p").glob("*.yaml")
+    sc = load_scenario(file)
+    assert sc.raw["seed"]["run"] == seed and sc.raw["source"] == "built"
+    assert sc.title["en"] == "Puzzle 1" and sc.title["ru"] == "Задача 1"
+
+
+def test_generate_stops_at_max_seconds_with_a_clear_message(tmp_path: Path) -> None:
+    got = run("generate", "--theme", "stock.deal", "--count", "50", "--seed", "3", "--teach",
+              "--max-seconds", "2", "--out", "p", cwd=tmp_path)
+    assert got.returncode == 2
+    assert "within 2 s" in got.stderr and "--teach" in got.stderr and "nothing was" in got.stderr
+    assert not (tmp_path / "p").exists()
+
+
+def test_teach_mode_rejects_what_random_play_wins() -> None:
+    tally = Tally()
+    found = generate("tableau.empty", 1, 4, get_profile("bernauer"), teach=True, max_attempts=40, tally=tally)
+    assert found == [] and tally.counts.get("random play wins", 0) > 0

@@ -139,3 +139,42 @@ def test_demo_builds_worksheet_and_guide(tmp_path: Path) -> None:
     pages = sorted(p.name for p in (built / "guide").iterdir())
     assert pages == ["en.html", "es.html", "index.html", "practice-en.html", "practice-es.html",
                      "practice-ru.html", "ru.html"]
+
+
+def test_sections_by_theme_easy_to_hard_with_the_rule_on_top() -> None:
+    items = load_items([str(DEMO.parent / "generated" / "tableau.empty"),
+                        str(DEMO.parent / "generated" / "stock.deal")], "en")
+    themes = [i.theme for i in items]
+    assert themes == sorted(themes, key=themes.index)  # one section per theme
+    heads = [i for i in items if i.rule]
+    assert [i.theme for i in heads] == ["tableau.empty", "stock.deal"]
+    order = {"Difficulty: easy": 0, "Difficulty: medium": 1, "Difficulty: hard": 2}
+    for theme in ("tableau.empty", "stock.deal"):
+        levels = [order[i.difficulty or ""] for i in items if i.theme == theme]
+        assert levels == sorted(levels)
+    assert [i.number for i in items] == list(range(1, len(items) + 1))
+
+
+def test_a_shown_stock_is_listed_face_up_and_the_key_explains_the_tempting_move() -> None:
+    (item,) = load_items([str(DEMO.parent / "handmade" / "stock-deal.yaml")], "ru")
+    assert item.stock_note is not None and item.stock_note.startswith("Колода открыта")
+    assert "4♥ 5♥ Q♦" in item.stock_note
+    assert item.explanation is not None and "deal" in item.explanation
+    (run,) = load_items([str(DEMO / "03-run-moves-whole.yaml")], "en")
+    assert run.explanation is not None and run.explanation.startswith("Why not 3♣>t4")
+    assert run.stock_note is None
+
+
+def test_mix_takes_the_easiest_of_each_theme_without_rule_headings() -> None:
+    from agnes_teach.errors import InputError
+    from agnes_teach.render.sheet import parse_mix
+
+    mix = parse_mix("foundation.wrap=2, stock.deal=1")
+    items = load_items([str(DEMO.parent)], "en", mix=mix)
+    assert sorted(i.theme or "" for i in items) == ["foundation.wrap", "foundation.wrap", "stock.deal"]
+    assert not any(i.rule for i in items)
+    for bad in ("nonsense=1", "stock.deal=0", "stock.deal", ""):
+        with pytest.raises(InputError):
+            parse_mix(bad)
+    with pytest.raises(InputError, match="more puzzles than"):
+        load_items([str(DEMO)], "en", mix={"stock.deal": 5})

@@ -94,6 +94,10 @@ def check_command(
     budget: Annotated[
         float, typer.Option("--budget", help="Seconds the solver may spend on each claim it proves.")
     ] = DEFAULT_BUDGET,
+    teach: Annotated[
+        bool, typer.Option("--teach", help="Also require that each puzzle teaches (README, 'Puzzles that "
+                           "teach'): random play wins at most 35%, a real choice, the misconception loses.")
+    ] = False,
 ) -> None:
     """Validate scenarios and verify every claim, a claimed solution included.
 
@@ -128,7 +132,7 @@ def check_command(
     for sc in scenarios:
         if show:
             print(f"checking {sc.file} ...", file=sys.stderr, end="\r")
-        results.append(check_scenario(sc, lang=lang, extra_solution=extra, budget=budget))
+        results.append(check_scenario(sc, lang=lang, extra_solution=extra, budget=budget, teach=teach))
     ok = all(r.ok for r in results)
     if as_json:
         print(json.dumps({"ok": ok, "results": [r.to_json() for r in results]}, ensure_ascii=False))

@@ -67,6 +67,11 @@ def sheet_command(
             "(a second file, NAME-answers.pdf).",
         ),
     ] = "appendix",
+    mix: Annotated[
+        str | None,
+        typer.Option("--mix", help="A review sheet across rules: THEME=N,... takes the N easiest puzzles of "
+                     "each theme from PATHS, in one section with no rule headings."),
+    ] = None,
     as_json: JsonOption = False,
     parents: ParentsOption = False,
 ) -> None:
@@ -74,13 +79,14 @@ def sheet_command(
 
     Nothing is written unless every puzzle loads and every answer replays on the engine.
 
-    Example: agnes-teach sheet puzzles/demo --lang ru --out worksheet-ru.pdf
+    Example: agnes-teach sheet puzzles --mix tableau.empty=2,stock.deal=2 --lang ru --out review.pdf
     """
-    from ..render.sheet import build_sheet
+    from ..render.sheet import build_sheet, parse_mix
 
+    wanted = parse_mix(mix) if mix is not None else None
     check_out(out, parents)
     with _progress("sheet", None) as step:
-        written = build_sheet(paths, lang, out, paper=paper, answers=answers, progress=step)
+        written = build_sheet(paths, lang, out, paper=paper, answers=answers, progress=step, mix=wanted)
     _report(written, as_json)
 
 

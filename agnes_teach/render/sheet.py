@@ -158,8 +158,40 @@ def scenario_title(sc: Scenario, lang: str) -> str:
     return sc.title.get(lang) or sc.title.get("en") or sc.id
 
 
+def parse_mix(text: str) -> dict[str, int]:
+    """``THEME=N,...`` as a mapping; InputError naming the bad part."""
+    from ..registry import is_rule_id
+
+    out: dict[str, int] = {}
+    for part in (p.strip() for p in text.split(",") if p.strip()):
+        theme, _, count = part.partition("=")
+        if not is_rule_id(theme.strip()) or not count.strip().isdigit() or int(count) < 1:
+            raise InputError(f"--mix: {part!r} is not THEME=N with a rule id and a count of 1 or more "
+                             "(e.g. --mix tableau.empty=2,stock.deal=1)")
+        out[theme.strip()] = int(count)
+    if not out:
+        raise InputError("--mix needs at least one THEME=N")
+    return out
+
+
+def _mixed(loaded: list[Scenario], mix: dict[str, int]) -> list[Scenario]:
+    """The `mix[theme]` easiest puzzles of each theme, easy to hard overall; InputError if short."""
+    chosen: list[Scenario] = []
+    short = []
+    for theme, count in mix.items():
+        have = [s for s in loaded if s.themes[:1] == [theme]]
+        have.sort(key=lambda s: (DIFFICULTY_ORDER.get(str(s.raw.get("difficulty")), 1), s.id))
+        if len(have) < count:
+            short.append(f"{theme}: {len(have)} of {count}")
+        chosen.extend(have[:count])
+    if short:
+        raise InputError("--mix asks for more puzzles than the files hold (" + "; ".join(short) + ")")
+    return sorted(chosen, key=lambda s: DIFFICULTY_ORDER.get(str(s.raw.get("difficulty")), 1))
+
+
 def load_items(
-    paths: Sequence[str], lang: str, progress: Callable[[str], None] | None = None
+    paths: Sequence[str], lang: str, progress: Callable[[str], None] | None = None,
+    mix: dict[str, int] | None = None,
 ) -> list[SheetItem]:
     """Load, check and draw every scenario; InputError naming every bad file."""
     files = scenario_files(list(paths))
@@ -181,6 +213,8 @@ def load_items(
         first_seen.setdefault(sc.themes[0] if sc.themes else "", len(first_seen))
     loaded.sort(key=lambda s: (first_seen[s.themes[0] if s.themes else ""],
                                DIFFICULTY_ORDER.get(str(s.raw.get("difficulty")), 1)))
+    if mix is not None:
+        loaded = _mixed(loaded, mix)
     previous_theme: str | None = None
     for sc in loaded:
         file = Path(sc.file)
@@ -203,7 +237,7 @@ def load_items(
             answer_notation=" ".join(m.symbol_text() for m in moves),
             answer_words=tuple(move_words(m, lang) for m in moves),
             theme=theme,
-            rule=i18n.text(lang, "rule-title", theme) if theme and theme != previous_theme
+            rule=i18n.text(lang, "rule-title", theme) if theme and theme != previous_theme and mix is None
             else None,
             difficulty=difficulty_label(sc.raw.get("difficulty"), lang),
             stock_note=stock_note(sc, lang),
@@ -270,6 +304,7 @@ def build_sheet(
     paper: str = "a4",
     answers: str = "appendix",
     progress: Callable[[str], None] | None = None,
+    mix: dict[str, int] | None = None,
 ) -> list[Path]:
     """Write the worksheet PDF (and, for ``answers="separate"``, its key); return the files written."""
     i18n.check_lang(lang)
@@ -279,7 +314,7 @@ def build_sheet(
         raise InputError(f"unknown answers mode {answers!r} (one of: {', '.join(ANSWER_MODES)})")
     if out.is_dir():
         raise InputError(Problem("is a folder; --out needs a PDF file name", str(out)))
-    items = load_items(paths, lang, progress)
+    items = load_items(paths, lang, progress, mix)
     documents = [(out, sheet_html(items, lang, paper=paper, answers=answers))]
     if answers == "separate":
         documents.append((answers_path(out), sheet_html(items, lang, paper=paper, key_only=True)))
