@@ -159,7 +159,7 @@ def test_a_shown_stock_is_listed_face_up_and_the_key_explains_the_tempting_move(
     (item,) = load_items([str(DEMO.parent / "handmade" / "stock-deal.yaml")], "ru")
     assert item.stock_note is not None and item.stock_note.startswith("Колода открыта")
     assert "4♥ 5♥ Q♦" in item.stock_note
-    assert item.explanation is not None and "deal" in item.explanation
+    assert item.explanation is not None and "«сдать из колоды» проигрывает" in item.explanation
     (run,) = load_items([str(DEMO / "03-run-moves-whole.yaml")], "en")
     assert run.explanation is not None and run.explanation.startswith("Why not 3♣>t4")
     assert run.stock_note is None

@@ -44,6 +44,7 @@ class SheetItem:
     difficulty: str | None = None
     stock_note: str | None = None  # the stock face up, in dealing order (stock_shown: true)
     explanation: str | None = None  # why the tempting move fails
+    show_title: bool = True  # a generated puzzle's neutral title ("Puzzle 3") would clash with its number
 
 
 DIFFICULTY_ORDER = {"easy": 0, "medium": 1, "hard": 2}
@@ -61,9 +62,11 @@ def explanation(sc: Scenario, lang: str) -> str | None:
     """Why the tempting move fails: the rule that refuses it, or the solver's proof that it loses."""
     illegal = sc.expect.get("illegal") or {}
     if sc.task in ("trap", "key-move", "win") and "trap_move" in sc.expect:
-        move = str(sc.expect["trap_move"])
-        return i18n.text(lang, "sheet", "{move} loses: after it no line brings every card home "
-                         "(the solver proves it).", move=move)
+        got = resolve(sc.position, parse_move_text(str(sc.expect["trap_move"])))
+        if isinstance(got, Move):
+            return i18n.text(lang, "sheet", "The move “{move}” loses: after it no line brings every card home "
+                             "(the solver proves it).", move=f"{got.symbol_text()} ({move_words(got, lang)})"
+                             if not got.is_deal else move_words(got, lang))
     for text, rule_id in illegal.items():
         got = resolve(sc.position, parse_move_text(str(text)))
         if isinstance(got, Move):
@@ -242,6 +245,7 @@ def load_items(
             difficulty=difficulty_label(sc.raw.get("difficulty"), lang),
             stock_note=stock_note(sc, lang),
             explanation=explanation(sc, lang),
+            show_title="generator" not in sc.raw,
         ))
         previous_theme = theme
     if problems:
