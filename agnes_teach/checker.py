@@ -279,11 +279,9 @@ def _check_first_move(sc: Scenario, result: CheckResult, lang: str, key: str, bu
 
 def _line_of(sc: Scenario) -> list[Move]:
     """The scenario's solution as moves (up to the first that does not play), else its key move."""
-    from .moves import parse_move_text as parse
-
     texts = list(sc.solution or [])
     if not texts and "key_move" in sc.expect:
-        texts = [parse(str(sc.expect["key_move"]))]
+        texts = [sc.expect["key_move"]]
     pos, out = sc.position, []
     for text in texts:
         got = resolve(pos, text)
@@ -333,11 +331,11 @@ def _check_hidden_stock(sc: Scenario, result: CheckResult, lang: str) -> None:
         return
     claims = []
     if "key_move" in sc.expect:
-        (key,) = _moves_of(sc, [str(sc.expect["key_move"])], "expect", "key_move")
+        (key,) = _moves_of(sc, [sc.expect["key_move"]], "expect", "key_move")
         if isinstance(key, Move):
             claims.append(("key_move", key_move_claim(key)))
     if "trap_move" in sc.expect:
-        (got,) = _moves_of(sc, [str(sc.expect["trap_move"])], "expect", "trap_move")
+        (got,) = _moves_of(sc, [sc.expect["trap_move"]], "expect", "trap_move")
         if isinstance(got, Move):
             claims.append(("trap_move", status_claim(got, "lost")))
     if "winnable" in sc.expect:
@@ -365,7 +363,7 @@ def _check_teaching(sc: Scenario, result: CheckResult, lang: str) -> None:
     m = measure(sc.position, theme, _line_of(sc))
     problems = teaching_problems(m, sc.task, sc.raw.get("difficulty"), len(sc.expect.get("illegal", {})))
     for problem in problems:
-        result.errors.append(CheckError(theme, i18n.text(lang, "check", "does not teach: {problem}",
-                                                         problem=problem)))
+        message = i18n.text(lang, "check", "does not teach: {problem}", problem=problem)
+        result.errors.append(CheckError(theme or "end.win", message))
     if not problems:
         result.verified.append("teaches")

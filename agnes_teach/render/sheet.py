@@ -62,13 +62,13 @@ def explanation(sc: Scenario, lang: str) -> str | None:
     """Why the tempting move fails: the rule that refuses it, or the solver's proof that it loses."""
     illegal = sc.expect.get("illegal") or {}
     if sc.task in ("trap", "key-move", "win") and "trap_move" in sc.expect:
-        got = resolve(sc.position, parse_move_text(str(sc.expect["trap_move"])))
+        got = resolve(sc.position, sc.expect["trap_move"])
         if isinstance(got, Move):
-            return i18n.text(lang, "sheet", "The move “{move}” loses: after it no line brings every card home "
-                             "(the solver proves it).", move=f"{got.symbol_text()} ({move_words(got, lang)})"
-                             if not got.is_deal else move_words(got, lang))
+            shown = move_words(got, lang) if got.is_deal else f"{got.symbol_text()} ({move_words(got, lang)})"
+            return i18n.text(lang, "sheet", "The move “{move}” loses: after it no line brings every card "
+                             "home (the solver proves it).", move=shown)
     for text, rule_id in illegal.items():
-        got = resolve(sc.position, parse_move_text(str(text)))
+        got = resolve(sc.position, text)
         if isinstance(got, Move):
             from ..engine import refusal
 
