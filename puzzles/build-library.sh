@@ -5,7 +5,7 @@
 # lines matters).  Run from the repository root:  sh puzzles/build-library.sh
 set -e
 BIN=${AGNES_TEACH:-.venv/bin/agnes-teach}
-rm -rf puzzles/generated
+rm -rf puzzles/generated && mkdir -p puzzles/generated
 gen() {  # theme count seed [extra options]
     theme=$1; count=$2; seed=$3; shift 3
     "$BIN" generate --theme "$theme" --count "$count" --seed "$seed" \

@@ -73,6 +73,10 @@ def generate_command(
 
     Example: agnes-teach generate --theme tableau.empty --count 4 --seed 1 --out my-puzzles
     """
+    # Plain strings from here on: the enums only serve --help and completion (and YAML cannot write them).
+    theme = str(theme)
+    task = str(task) if task is not None else None
+    difficulty = str(difficulty) if difficulty is not None else None
     if theme not in THEMES:
         raise InputError(f"unknown theme {theme!r} (themes: {', '.join(theme_ids())})")
     if task is not None and task not in TASKS:
