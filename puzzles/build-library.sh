@@ -18,8 +18,7 @@ gen tableau.empty 1 31 --task win --difficulty medium  # most come out easy: see
 gen stock.deal 12 103
 # Other themes: 8 each.
 gen tableau.wrap 8 104
-gen tableau.run 7 105
-gen tableau.run 2 5 --task win --difficulty medium
+gen tableau.run 8 105
 gen stock.last-two 8 106
 gen reserve.top 8 107
 gen foundation.start 8 108

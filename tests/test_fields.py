@@ -275,7 +275,7 @@ def test_a_misspelt_key_gets_a_suggestion() -> None:
 
 
 @pytest.mark.parametrize("old, new, words", [
-    ("themes: [foundation.suit, tableau.empty, reserve.top]", "themes: no",
+    ("themes: [foundation.suit, reserve.top]", "themes: no",
      "themes: must be a list of rule ids"),
     ("title:\n", "title: !!binary aGVsbG8=\nxtitle:\n", "title: must be a title"),
     ("  illegal:\n", "  illegal: {}\n  xillegal:\n", "expect.illegal: is empty"),
