@@ -59,7 +59,7 @@ def test_solve_check_and_hint() -> None:
     assert at.check(as_data).verified == checked.verified
     short = at.check(REPO / "puzzles/handmade/section-08.yaml", solution="6H>f")
     assert not short.ok and short.errors[0].rule == "end.win"
-    hint = at.hint(at.parse_position((REPO / "puzzles/generated/tableau.wrap/tableau-wrap-s104-001.yaml")
+    hint = at.hint(at.parse_position((REPO / "tests/hint_positions/tableau-wrap-s104-001.yaml")
                                      .read_text("utf-8")))
     assert hint.best is not None and str(hint.best.move) == "KD>t6"
 

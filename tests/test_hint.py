@@ -19,9 +19,9 @@ from agnes_teach.scenario import load_scenario
 REPO = Path(__file__).resolve().parent.parent
 app = load_commands()
 runner = CliRunner()
-# Key-move puzzles of the library: one with an empty stock, one with 9 hidden cards.
-OPEN_KEY = REPO / "puzzles/generated/tableau.wrap/tableau-wrap-s104-001.yaml"
-HIDDEN_KEY = REPO / "puzzles/generated/stock.deal/stock-deal-s103-004.yaml"
+# Fixed copies of two puzzles of the earlier library (a key move; a face-down stock).
+OPEN_KEY = REPO / "tests/hint_positions/tableau-wrap-s104-001.yaml"
+HIDDEN_KEY = REPO / "tests/hint_positions/stock-deal-s103-004.yaml"
 LOST = """\
 base: 5
 foundations: {S: 4S, H: 4H, D: 4D, C: JC}
