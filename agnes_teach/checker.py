@@ -324,7 +324,9 @@ def _check_theme_use(sc: Scenario, result: CheckResult, lang: str) -> None:
 
 def _check_hidden_stock(sc: Scenario, result: CheckResult, lang: str) -> None:
     """Criterion 3: a claim about a face-down stock holds for every order of its cards."""
-    from .fairness import claim_holds_for_every_order, key_move_claim, status_claim
+    import math
+
+    from .fairness import EXHAUSTIVE_LIMIT, claim_holds_for_every_order, key_move_claim, status_claim
 
     pos = sc.position
     if not pos.stock or sc.raw.get("stock_shown") is True:
@@ -344,8 +346,10 @@ def _check_hidden_stock(sc: Scenario, result: CheckResult, lang: str) -> None:
         claims.append(("solution", lambda p: False))  # a line played blind cannot rely on the order
     if not claims:
         return
+    # Too many orders to re-solve one by one: only a shown stock makes the claims fair.
+    limit = EXHAUSTIVE_LIMIT if math.factorial(len(pos.stock)) <= EXHAUSTIVE_LIMIT else 0
     for name, claim in claims:
-        fairness = claim_holds_for_every_order(pos, claim)
+        fairness = claim_holds_for_every_order(pos, claim, limit=limit, sample=1)
         if not fairness.proved:
             result.errors.append(CheckError("stock.deal", i18n.text(
                 lang, "check", "{claim} depends on the order of the {n} face-down stock cards "
