@@ -639,8 +639,6 @@ def scenario_record() -> Record:
         Field("solution", Nullable(MovesShape()),
               "A line of play; for task win it must bring all 52 cards home."),
         Field("expect", Nullable(expect_record()), "Claims about the position, each checked."),
-        Field("stock_shown", Boolean(), "The page shows the stock in order, so a fair hint hides nothing "
-              "(hint --fair)."),
         # Written by the generator; information only.
         Field("difficulty", Choice(DIFFICULTIES, what="difficulty"), "Information: the rated difficulty."),
         Field("generator", Text("a text", single_line=True), "Information: the generator version."),
@@ -653,8 +651,9 @@ def scenario_record() -> Record:
         Field("notes", Text("a text", max_length=20_000), "Information: free notes."),
         Field("instruction", _title(), "Information: an instruction, one text or one per language."),
         # Teaching (issue 8).
-        Field("stock_shown", Boolean(), "The sheet draws the stock face up, in dealing order; without it "
-              "every claim must hold for every order of the face-down stock."),
+        Field("stock_shown", Boolean(), "The sheet shows the stock face up, in dealing order (so a fair "
+              "hint hides nothing); without it every claim must hold for every order of the "
+              "face-down stock."),
         Field("source", Text("a text", single_line=True),
               "Information: where the position comes from (built, or deal N move K)."),
         Field("hidden_stock", Text("a text"),
