@@ -106,3 +106,15 @@ def replays_to_win(pos: Position, solution: list[Move]) -> bool:
 
 
 ALL_PROFILES = profile_ids()
+
+
+# Lost, worked by hand: K♣ lies on Q♣ in r1 and can never leave (its foundation wants Q♣
+# first, the red Aces are home, and an empty column takes only a 4).
+LOST_POSITION = """\
+base: 5
+foundations: {S: 4S, H: 4H, D: 4D, C: JC}
+tableau: [[], [], [], [], [], [], []]
+reserve: [QC KC, AC, 2C, 3C, 4C, [], []]
+stock: []
+exposed: []
+"""

@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 import yaml
+from _solver_util import LOST_POSITION
 from typer.testing import CliRunner
 
 from agnes_teach import i18n
@@ -22,14 +23,6 @@ runner = CliRunner()
 # Fixed copies of two puzzles of the earlier library (a key move; a face-down stock).
 OPEN_KEY = REPO / "tests/hint_positions/tableau-wrap-s104-001.yaml"
 HIDDEN_KEY = REPO / "tests/hint_positions/stock-deal-s103-004.yaml"
-LOST = """\
-base: 5
-foundations: {S: 4S, H: 4H, D: 4D, C: JC}
-tableau: [[], [], [], [], [], [], []]
-reserve: [QC KC, AC, 2C, 3C, 4C, [], []]
-stock: []
-exposed: []
-"""
 
 
 def _key(path: Path) -> str:
@@ -45,7 +38,7 @@ def test_full_hint_finds_the_key_move(path: Path) -> None:
 
 
 def test_a_lost_position_has_no_best_move() -> None:
-    hint = full_hint(parse_position(yaml.safe_load(LOST)), seconds=5)
+    hint = full_hint(parse_position(yaml.safe_load(LOST_POSITION)), seconds=5)
     assert hint.best is None and hint.reason_id == "all-lost"
     assert hint.moves and all(m.verdict == "lost" for m in hint.moves)
 

@@ -6,6 +6,7 @@ import json
 import math
 from pathlib import Path
 
+from _solver_util import LOST_POSITION
 from typer.testing import CliRunner
 
 from agnes_teach.cli import app
@@ -20,16 +21,6 @@ runner = CliRunner()
 
 # Deals the solver wins within milliseconds (measured): quick and still real.
 EASY = (3, 5)
-# Lost, worked by hand: K♣ lies on Q♣ in r1 and can never leave (its foundation wants Q♣
-# first, the red Aces are home, and an empty column takes only a 4).
-LOST_POSITION = """\
-base: 5
-foundations: {S: 4S, H: 4H, D: 4D, C: JC}
-tableau: [[], [], [], [], [], [], []]
-reserve: [QC KC, AC, 2C, 3C, 4C, [], []]
-stock: []
-exposed: []
-"""
 
 
 def _write_deal(tmp_path: Path, number: int) -> Path:
