@@ -15,6 +15,7 @@ import signal
 import subprocess
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -121,20 +122,34 @@ def test_a_signal_during_a_sheet_leaves_nothing_behind(tmp_path: Path, signum: i
     out_dir.mkdir()
     puzzles = [str(p) for p in sorted((REPO / "puzzles" / "demo").glob("*.yaml"))]
     proc = cli("sheet", *puzzles, "--out", str(out_dir / "sheet.pdf"))
+
+    def started() -> bool:
+        return any(out_dir.iterdir()) or proc.poll() is not None
+
+    def before_signal() -> None:
+        assert proc.poll() is None, "the sheet finished before it could be interrupted"
+
+    err = _signal_when(proc, signum, started, before_signal, pause=0.01)
+    assert proc.returncode == 128 + signum
+    assert b"Traceback" not in err
+    assert list(out_dir.iterdir()) == []
+
+
+def _signal_when(proc: subprocess.Popen[bytes], signum: int, started: Callable[[], bool],
+                 before_signal: Callable[[], None], pause: float) -> bytes:
+    """Wait (up to 60 s) until `started()`, send `signum`, and return stderr; never leave `proc` running."""
     try:
         deadline = time.monotonic() + 60
-        while not any(out_dir.iterdir()) and proc.poll() is None and time.monotonic() < deadline:
-            time.sleep(0.01)
-        assert proc.poll() is None, "the sheet finished before it could be interrupted"
+        while not started() and time.monotonic() < deadline:
+            time.sleep(pause)
+        before_signal()
         os.kill(proc.pid, signum)
         _, err = proc.communicate(timeout=60)
     finally:
         if proc.poll() is None:
             proc.kill()
             proc.wait()
-    assert proc.returncode == 128 + signum
-    assert b"Traceback" not in err
-    assert list(out_dir.iterdir()) == []
+    return err
 
 
 def _children(pid: int) -> set[int]:
@@ -160,18 +175,12 @@ def test_a_signal_stops_a_multi_worker_survey_and_its_workers(tmp_path: Path, si
     out = tmp_path / "s.jsonl"
     proc = cli("survey", "--deals", "1-100000", "--budget", "0.3", "--workers", "2", "--out", str(out))
     workers: set[int] = set()
-    try:
-        deadline = time.monotonic() + 60
-        while time.monotonic() < deadline and (not out.exists() or out.stat().st_size == 0):
-            workers |= _children(proc.pid)
-            time.sleep(0.05)
-        workers |= _children(proc.pid)
-        os.kill(proc.pid, signum)
-        _, err = proc.communicate(timeout=60)
-    finally:
-        if proc.poll() is None:
-            proc.kill()
-            proc.wait()
+
+    def started() -> bool:
+        workers.update(_children(proc.pid))
+        return out.exists() and out.stat().st_size > 0
+
+    err = _signal_when(proc, signum, started, lambda: workers.update(_children(proc.pid)), pause=0.05)
     assert proc.returncode == 128 + signum, err
     assert b"Traceback" not in err and b"leaked" not in err, err
     assert b"run the same command again to resume" in err
