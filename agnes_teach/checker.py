@@ -295,7 +295,8 @@ def _line_of(sc: Scenario) -> list[Move]:
 def _check_theme_use(sc: Scenario, result: CheckResult, lang: str) -> None:
     """Criterion 4: each listed theme is used on the line (its detector, else the rule a move applies)."""
     from .generator.core import _rule_of
-    from .generator.themes import THEMES, Lesson
+    from .generator.detectors import Lesson
+    from .generator.themes import THEMES
 
     line = _line_of(sc)
     if not sc.themes or not line:

@@ -7,8 +7,7 @@ from collections.abc import Callable
 import pytest
 from _generator_util import make_position
 
-from agnes_teach.generator.themes import (
-    THEMES,
+from agnes_teach.generator.detectors import (
     Lesson,
     detect_foundation_start,
     detect_foundation_wrap,
@@ -18,12 +17,15 @@ from agnes_teach.generator.themes import (
     detect_tableau_empty,
     detect_tableau_run,
     detect_tableau_wrap,
+)
+from agnes_teach.generator.distractors import (
     distract_foundation_start,
     distract_reserve_top,
     distract_stock_last_two,
     distract_tableau_empty,
     distract_tableau_run,
 )
+from agnes_teach.generator.themes import THEMES
 from agnes_teach.moves import DEAL_MOVE, Move, parse_move_text
 from agnes_teach.position import Position
 

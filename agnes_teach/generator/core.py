@@ -21,10 +21,12 @@ from ..position import Position
 from ..profile import Profile
 from ..solver import solve
 from .canonical import puzzle_key
+from .detectors import LESSON_WINDOW, Lesson
+from .distractors import Distractor, tempting_loss
 from .graph import GameGraph, explore
 from .players import MISCONCEPTIONS, PLAYOUT_SEED, PLAYOUTS, lost_under, player, playout
 from .teaching import MIN_DECISIONS, MIN_FIRST_MOVES, MIN_WRONG_FIRST, distinct_children
-from .themes import LESSON_WINDOW, THEMES, Distractor, Lesson, Theme, tempting_loss
+from .themes import THEMES, Theme
 
 GENERATOR_VERSION = "agnes-teach-generator 2"
 TASKS = ("key-move", "trap", "win")

@@ -27,8 +27,7 @@ from ..cards import rank_of
 from ..engine import apply_unchecked, legal_moves, locate
 from ..moves import Move
 from ..position import Position
-from .graph import state_key
-from .themes import (
+from .detectors import (
     fills_empty_column,
     moves_run,
     starts_foundation,
@@ -36,6 +35,7 @@ from .themes import (
     wraps_foundation,
     wraps_tableau,
 )
+from .graph import state_key
 
 MAX_MOVES = 200  # a playout this long without a win is going round in circles: a loss
 PLAYOUTS = 200  # the generator's and the checker's count (fixed seed): cheap and reproducible

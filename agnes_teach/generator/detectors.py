@@ -1,0 +1,156 @@
+"""Theme detectors: one pure predicate per rule use, and one detector per theme.
+
+A detector looks at a puzzle's facts (position, winning line, first moves
+proved losing) and says whether the line really *uses* the rule early on; the
+generator never just asserts a theme.  Detectors are pure functions of their
+arguments, in the style of a chess-puzzle tagger (kept apart from the
+builders, as a tagger is kept apart from the generator), and each has positive
+and negative tables in the tests.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from ..cards import Card, is_red, rank_of, suit_of
+from ..engine import apply_move, locate, refusal
+from ..moves import DEAL_MOVE, Move
+from ..position import Position
+
+LESSON_WINDOW = 3  # the rule must be used within this many moves of the solution
+
+
+@dataclass(frozen=True)
+class Lesson:
+    """What a detector may look at: pure data, no solver calls."""
+
+    position: Position
+    line: tuple[Move, ...]  # a winning line from `position`
+    losing: tuple[Move, ...] = ()  # first moves proved to lose
+    within: int = LESSON_WINDOW
+
+
+
+
+def _steps(lesson: Lesson) -> list[tuple[Position, Move]]:
+    """The first `within` moves of the line with the position before each (stops at an illegal one)."""
+    out: list[tuple[Position, Move]] = []
+    pos = lesson.position
+    for move in lesson.line[: lesson.within]:
+        if refusal(pos, move) is not None:
+            break
+        out.append((pos, move))
+        pos = apply_move(pos, move)
+    return out
+
+
+def available(pos: Position) -> list[Card]:
+    """Cards that can be picked up now: column tops, reserve tops, exposed cards."""
+    out: list[Card] = []
+    for group in (pos.tableau, pos.reserve, pos.exposed):
+        out.extend(pile[-1] for pile in group if pile)
+    return out
+
+
+# ------------------------------------------------------------- rule uses
+
+
+def wraps_foundation(pos: Position, move: Move) -> bool:
+    """An Ace goes onto a King-topped foundation (the base is not an Ace)."""
+    if move.dest != "f" or move.card is None or rank_of(move.card) != 1 or pos.base == 1:
+        return False
+    top = pos.foundation_top(suit_of(move.card))
+    return top is not None and rank_of(top) == 13
+
+
+def fills_empty_column(pos: Position, move: Move) -> bool:
+    """A card of the rank below the base (or a run led by one) goes into an empty column."""
+    if move.card is None or move.dest[0] != "t" or pos.pile(move.dest):
+        return False
+    return rank_of(move.card) == pos.profile.empty_rank(pos.base)
+
+
+def wraps_tableau(pos: Position, move: Move) -> bool:
+    """A King goes onto an Ace of the other colour in the tableau."""
+    if move.card is None or move.dest[0] != "t" or rank_of(move.card) != 13:
+        return False
+    target = pos.pile(move.dest)
+    return bool(target) and rank_of(target[-1]) == 1 and is_red(target[-1]) != is_red(move.card)
+
+
+def moves_run(pos: Position, move: Move) -> bool:
+    """Two or more cards move together from one column to another."""
+    if move.card is None or move.dest[0] != "t":
+        return False
+    place = locate(pos, move.card)
+    return place.kind == "t" and place.depth < len(pos.tableau[place.index]) - 1
+
+
+def plays_exposed(pos: Position, move: Move) -> bool:
+    """A card leaves an exposed cell (x1, x2)."""
+    return move.card is not None and locate(pos, move.card).kind == "x"
+
+
+def starts_foundation(pos: Position, move: Move) -> bool:
+    """A base-rank card opens an empty foundation."""
+    return (move.dest == "f" and move.card is not None
+            and pos.foundations[suit_of(move.card)] == 0 and rank_of(move.card) == pos.base)
+
+
+def uncovers_reserve(pos: Position, move: Move) -> Card | None:
+    """The card a move uncovers on a reserve pile, if it takes the top of a pile of two or more."""
+    if move.card is None:
+        return None
+    place = locate(pos, move.card)
+    if place.kind != "r":
+        return None
+    pile = pos.reserve[place.index]
+    return pile[-2] if len(pile) >= 2 and place.depth == len(pile) - 1 else None
+
+
+# -------------------------------------------------------------- detectors
+
+
+def _uses(rule_use: Callable[[Position, Move], bool]) -> Callable[[Lesson], bool]:
+    def detect(lesson: Lesson) -> bool:
+        return any(rule_use(pos, move) for pos, move in _steps(lesson))
+
+    detect.__doc__ = f"The line uses the rule within its first moves: {rule_use.__doc__}"
+    return detect
+
+
+detect_foundation_wrap = _uses(wraps_foundation)
+detect_tableau_empty = _uses(fills_empty_column)
+detect_tableau_wrap = _uses(wraps_tableau)
+detect_tableau_run = _uses(moves_run)
+detect_stock_last_two = _uses(plays_exposed)
+detect_foundation_start = _uses(starts_foundation)
+
+
+def detect_reserve_top(lesson: Lesson) -> bool:
+    """The line takes a reserve top off a covered card, then plays that card, early on."""
+    steps = _steps(lesson)
+    for i, (pos, move) in enumerate(steps):
+        under = uncovers_reserve(pos, move)
+        if under is not None and any(m.card == under for _, m in steps[i + 1:]):
+            return True
+    return False
+
+
+def detect_stock_deal(lesson: Lesson) -> bool:
+    """Dealing now is legal and proved to lose, it would cover a reserve card, and the line
+    wins by first playing a card off a pile the deal would cover."""
+    pos = lesson.position
+    if not pos.stock or DEAL_MOVE not in lesson.losing or not lesson.line:
+        return False
+    targets = pos.profile.stock_deals[pos.deals_done]
+    covered = [int(t[1:]) - 1 for t in targets if t[0] == "r" and pos.reserve[int(t[1:]) - 1]]
+    for before, move in _steps(lesson):
+        if move == DEAL_MOVE:
+            return False
+        if move.card is not None:
+            place = locate(before, move.card)
+            if place.kind == "r" and place.index in covered:
+                return True
+    return False
