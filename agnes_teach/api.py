@@ -65,12 +65,10 @@ def move(pos: Position, text: str | Move) -> Move:
         parsed = parse_move_text(text)
     except MoveSyntaxError as exc:
         raise InputError(str(exc)) from None
-    got = engine.resolve(pos, parsed)
-    if isinstance(got, str):
-        raise InputError(got)
-    if isinstance(got, engine.Refusal):
-        raise engine.IllegalMoveError(got)
-    return got
+    try:
+        return engine.resolve(pos, parsed)
+    except engine.AmbiguousMoveError as exc:
+        raise InputError(str(exc)) from None
 
 
 def apply_move(pos: Position, text: str | Move) -> Position:

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from typing import NewType
 
+from .errors import AgnesError
+
 Card = NewType("Card", int)
 
 SUITS = "SHDC"
@@ -22,7 +24,7 @@ _STRIP = "\ufe0e\ufe0f"
 FULL_DECK: tuple[Card, ...] = tuple(Card(i) for i in range(52))
 
 
-class CardError(ValueError):
+class CardError(AgnesError):
     """Text that does not name a card or a rank."""
 
 

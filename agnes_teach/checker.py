@@ -12,10 +12,19 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from . import i18n
-from .engine import Refusal, apply_unchecked, legal_moves, refusal, resolve
+from .engine import (
+    AmbiguousMoveError,
+    IllegalMoveError,
+    Refusal,
+    apply_unchecked,
+    legal_moves,
+    refusal,
+    resolve,
+)
 from .errors import InputError, Problem
 from .moves import Move, MoveText
 from .position import Position
+from .registry import RuleId
 from .scenario import Scenario
 from .solver import first_move_verdicts, solve
 
@@ -72,10 +81,12 @@ def refusal_text(why: Refusal, lang: str) -> str:
 def _resolve_or_error(
     pos: Position, text: MoveText, file: str, line: int | None
 ) -> Move | Refusal:
-    got = resolve(pos, text)
-    if isinstance(got, str):
-        raise InputError(Problem(got, file, line))
-    return got
+    try:
+        return resolve(pos, text)
+    except AmbiguousMoveError as exc:
+        raise InputError(Problem(str(exc), file, line)) from None
+    except IllegalMoveError as exc:
+        return exc.refusal
 
 
 def replay(
@@ -94,8 +105,9 @@ def replay(
         pos = apply_unchecked(pos, got)
     if must_win and not pos.is_won():
         home = pos.cards_home()
-        message = i18n.rule_message(lang, "end.win", home=t(lang, "check", "{n} of 52 cards home", n=home))
-        return [CheckError("end.win", message, None, None)], pos
+        message = i18n.rule_message(lang, RuleId.END_WIN,
+                                    home=t(lang, "check", "{n} of 52 cards home", n=home))
+        return [CheckError(RuleId.END_WIN, message, None, None)], pos
     return [], pos
 
 
@@ -145,14 +157,14 @@ def check_scenario(
         verdict = solve(pos, seconds=budget)
         claimed = "won" if expect["winnable"] else "lost"
         if verdict.status == "unknown":
-            result.errors.append(CheckError("end.win", t(
+            result.errors.append(CheckError(RuleId.END_WIN, t(
                 lang, "check", "expect.winnable is not proved: the solver did not decide "
                 "the position within {budget} s", budget=budget)))
         elif verdict.status != claimed:
             key = ("expect.winnable is true, but the solver proved the position lost"
                    if expect["winnable"] else
                    "expect.winnable is false, but the solver found a win")
-            result.errors.append(CheckError("end.loss" if expect["winnable"] else "end.win",
+            result.errors.append(CheckError(RuleId.END_LOSS if expect["winnable"] else RuleId.END_WIN,
                                             t(lang, "check", key)))
         else:
             result.verified.append("winnable")
@@ -244,31 +256,31 @@ def _check_first_move(sc: Scenario, result: CheckResult, lang: str, key: str, bu
         same = set(group.moves) if group is not None else {got}
         others = [m for m in verdicts.winning if m not in same]
         if verdicts.unknown:
-            result.errors.append(CheckError("end.win", t(
+            result.errors.append(CheckError(RuleId.END_WIN, t(
                 lang, "check", "expect.key_move is not proved: the solver could not decide "
                 "the position after {moves} within {budget} s",
                 moves=", ".join(map(str, verdicts.unknown)), budget=budget)))
         elif got not in verdicts.winning:
-            result.errors.append(CheckError("end.loss", t(
+            result.errors.append(CheckError(RuleId.END_LOSS, t(
                 lang, "check", "expect.key_move {move} does not keep the win: the solver proved "
                 "the position after it lost", move=str(got)), None, str(got)))
         elif others:
             # Other first moves reach end.win too, so the move is not the key.
-            result.errors.append(CheckError("end.win", t(
+            result.errors.append(CheckError(RuleId.END_WIN, t(
                 lang, "check", "expect.key_move {move} is not the only winning first move: "
                 "{others} win too", move=str(got), others=", ".join(map(str, others))), None, str(got)))
         else:
             result.verified.append("key_move")
     else:
         if got in verdicts.unknown or (not verdicts.winning and verdicts.unknown):
-            result.errors.append(CheckError("end.loss", t(
+            result.errors.append(CheckError(RuleId.END_LOSS, t(
                 lang, "check", "expect.trap_move is not proved within {budget} s", budget=budget)))
         elif got not in verdicts.losing:
-            result.errors.append(CheckError("end.loss", t(
+            result.errors.append(CheckError(RuleId.END_LOSS, t(
                 lang, "check", "expect.trap_move {move} does not lose: the solver found a win after it",
                 move=str(got)), None, str(got)))
         elif not verdicts.winning:
-            result.errors.append(CheckError("end.loss", t(
+            result.errors.append(CheckError(RuleId.END_LOSS, t(
                 lang, "check", "expect.trap_move: every first move loses, so there is no trap to avoid")))
         else:
             result.verified.append("trap_move")
@@ -284,8 +296,11 @@ def _line_of(sc: Scenario) -> list[Move]:
         texts = [sc.expect["key_move"]]
     pos, out = sc.position, []
     for text in texts:
-        got = resolve(pos, text)
-        if not isinstance(got, Move) or refusal(pos, got) is not None:
+        try:
+            got = resolve(pos, text)
+        except (AmbiguousMoveError, IllegalMoveError):
+            break
+        if refusal(pos, got) is not None:
             break
         out.append(got)
         pos = apply_unchecked(pos, got)
@@ -302,7 +317,7 @@ def _check_theme_use(sc: Scenario, result: CheckResult, lang: str) -> None:
     if not sc.themes or not line:
         return
     losing: tuple[Move, ...] = ()
-    if "stock.deal" in sc.themes:
+    if RuleId.STOCK_DEAL in sc.themes:
         losing = tuple(first_move_verdicts(sc.position, seconds=DEFAULT_BUDGET).losing)
     rules_used: set[str] = set()
     pos = sc.position
@@ -352,7 +367,7 @@ def _check_hidden_stock(sc: Scenario, result: CheckResult, lang: str) -> None:
     for name, claim in claims:
         fairness = claim_holds_for_every_order(pos, claim, limit=limit, sample=1)
         if not fairness.proved:
-            result.errors.append(CheckError("stock.deal", i18n.text(
+            result.errors.append(CheckError(RuleId.STOCK_DEAL, i18n.text(
                 lang, "check", "{claim} depends on the order of the {n} face-down stock cards "
                 "({argument}); show the stock with stock_shown: true or change the puzzle",
                 claim=name, n=len(pos.stock), argument=fairness.argument())))
@@ -371,6 +386,6 @@ def _check_teaching(sc: Scenario, result: CheckResult, lang: str) -> None:
     problems = teaching_problems(m, sc.task, sc.raw.get("difficulty"), len(sc.expect.get("illegal", {})))
     for problem in problems:
         message = i18n.text(lang, "check", "does not teach: {problem}", problem=problem)
-        result.errors.append(CheckError(theme or "end.win", message))
+        result.errors.append(CheckError(theme or RuleId.END_WIN, message))
     if not problems:
         result.verified.append("teaches")

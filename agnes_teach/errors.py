@@ -1,8 +1,28 @@
-"""Bad input: the one exception type the command line turns into exit code 2."""
+"""One error hierarchy: every error the project raises on purpose is an :class:`AgnesError`.
+
+* :class:`InputError` - input that cannot be used (the command line turns it
+  into exit code 2); :class:`ProfileError` is the kind about a profile.
+* :class:`MoveSyntaxError` - text that is not a move at all.
+* :class:`AmbiguousMoveError` - ``t5>t2`` where several tails could go (the candidates).
+* :class:`IllegalMoveError` - a move the rules refuse (the refusal, naming the rule).
+
+Each is also a ``ValueError``, as python-chess's move errors are, so callers
+that catch ``ValueError`` keep working.
+"""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from .moves import Move
+    from .predicates import Refusal
+
+
+class AgnesError(ValueError):
+    """The base of every error agnes-teach raises on purpose."""
 
 
 @dataclass(frozen=True)
@@ -20,7 +40,7 @@ class Problem:
         return f"{where}: {self.message}" if where else self.message
 
 
-class InputError(ValueError):
+class InputError(AgnesError):
     """Input that cannot be used: carries every problem found, not only the first."""
 
     def __init__(self, problems: list[Problem] | Problem | str) -> None:
@@ -33,6 +53,29 @@ class InputError(ValueError):
 
     def in_file(self, file: str) -> InputError:
         """The same problems, with `file` filled in where they had none."""
-        return InputError(
-            [Problem(p.message, p.file or file, p.line) for p in self.problems]
-        )
+        return type(self)([Problem(p.message, p.file or file, p.line) for p in self.problems])
+
+
+class ProfileError(InputError):
+    """An unknown profile, or a profile file that cannot be used."""
+
+
+class MoveSyntaxError(AgnesError):
+    """Text that is not a move at all."""
+
+
+class AmbiguousMoveError(AgnesError):
+    """``SRC>DEST`` text that several legal moves fit; ``candidates`` lists them."""
+
+    def __init__(self, text: str, candidates: Sequence[Move]) -> None:
+        self.text = text
+        self.candidates = tuple(candidates)
+        super().__init__(f"{text} is ambiguous: " + " or ".join(str(m) for m in self.candidates))
+
+
+class IllegalMoveError(AgnesError):
+    """A move the rules refuse; ``refusal`` names the rule and the facts of the message."""
+
+    def __init__(self, refusal: Refusal) -> None:
+        self.refusal = refusal
+        super().__init__(f"{refusal.move}: refused by {refusal.rule}")

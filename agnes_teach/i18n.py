@@ -26,6 +26,7 @@ from babel.messages.pofile import read_po
 from .cards import SUIT_SYMBOLS, SUITS
 from .engine import Refusal
 from .errors import InputError
+from .registry import RuleId
 
 DOMAIN = "agnes_teach"
 DEFAULT_LANG = "en"
@@ -90,9 +91,9 @@ def refusal_message(refusal: Refusal, lang: str = DEFAULT_LANG) -> str:
         if key in params:
             params[key] = rank_letter(lang, params[key])
     # tableau.run refuses three different mistakes; the message says which one was made.
-    if refusal.rule == "tableau.run" and params.get("dest") == "f":
+    if refusal.rule == RuleId.TABLEAU_RUN and params.get("dest") == "f":
         return text(lang, "refusal", "tableau.run@foundation", **params)
-    if refusal.rule == "tableau.run" and params.get("same_column"):
+    if refusal.rule == RuleId.TABLEAU_RUN and params.get("same_column"):
         return text(lang, "refusal", "tableau.run@same-column", **params)
     return rule_message(lang, refusal.rule, **params)
 

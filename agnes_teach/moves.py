@@ -6,14 +6,13 @@ import re
 from dataclasses import dataclass
 
 from .cards import Card, CardError, card_name, card_symbol, parse_card
+from .errors import MoveSyntaxError
+
+__all__ = ["DEAL", "DEAL_MOVE", "Move", "MoveSyntaxError", "MoveText", "parse_move_text", "split_moves"]
 
 DEAL = "deal"
 _DEST = re.compile(r"^(f|[trx][1-9][0-9]?)$")
 _PILE = re.compile(r"^([trx])([1-9][0-9]?)$")
-
-
-class MoveSyntaxError(ValueError):
-    """Text that is not a move at all."""
 
 
 @dataclass(frozen=True, slots=True, order=True)

@@ -20,6 +20,7 @@ from .cards import (
 from .errors import InputError, Problem
 from .fields import convert, shape_issues
 from .profile import Profile, get_profile
+from .registry import RuleId
 from .yamlio import Locator
 
 Pile = tuple[Card, ...]
@@ -302,7 +303,8 @@ def _layout_problems(pos: Position, loc: Locator, cards_known: bool = True) -> l
             elif len(pile) > heights[f"x{i + 1}"]:
                 problems.append(loc.problem(
                     f"exposed cell x{i + 1} holds {len(pile)} cards; it holds at most one", "exposed", i))
-    if cards_known and profile.base_dealt and profile.uses("foundation.final") and not any(pos.foundations):
+    if cards_known and profile.base_dealt and profile.uses(RuleId.FOUNDATION_FINAL) \
+            and not any(pos.foundations):
         problems.append(loc.problem(
             "no foundation holds a card, but the first card dealt starts one and never leaves "
             "(deal.base)", "foundations"))

@@ -13,7 +13,7 @@ from __future__ import annotations
 from typing import Any
 
 from agnes_teach.cards import SUITS, card_name, make_card, parse_card, rank_of, suit_of
-from agnes_teach.engine import Refusal, refusal, resolve
+from agnes_teach.engine import judge, resolve
 from agnes_teach.moves import Move, parse_move_text
 from agnes_teach.position import Position, parse_position
 from agnes_teach.profile import get_profile
@@ -79,16 +79,12 @@ def verdict(pos: Position, text: str) -> str | None:
     The text goes the way ``check`` takes it: parsed, resolved against the
     position (``SRC>DEST`` forms), then judged by the engine.
     """
-    got = resolve(pos, parse_move_text(text))
-    assert not isinstance(got, str), got
-    why = got if isinstance(got, Refusal) else refusal(pos, got)
+    why = judge(pos, parse_move_text(text))
     return None if why is None else why.rule
 
 
 def move(pos: Position, text: str) -> Move:
-    got = resolve(pos, parse_move_text(text))
-    assert isinstance(got, Move), got
-    return got
+    return resolve(pos, parse_move_text(text))
 
 
 def every_candidate(pos: Position) -> list[Move]:

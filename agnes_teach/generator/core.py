@@ -13,11 +13,11 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from ..cards import rank_of
-from ..engine import apply_unchecked, legal_moves, locate, refusal
+from ..engine import apply_unchecked, legal_moves, refusal
 from ..fairness import claim_holds_for_every_order, key_move_claim, status_claim
 from ..moves import Move
 from ..position import Position
+from ..predicates import rule_used
 from ..profile import Profile
 from ..solver import solve
 from .canonical import puzzle_key
@@ -117,23 +117,7 @@ def lesson_line(graph: GameGraph, theme: Theme, losing: tuple[Move, ...]) -> lis
 
 def _rule_of(pos: Position, move: Move) -> str:
     """The rule a legal move applies, for counting how many rules a solution needs."""
-    if move.is_deal:
-        return "stock.last-two" if any(t[0] == "x" for t in pos.profile.stock_deals[pos.deals_done]) \
-            else "stock.deal"
-    assert move.card is not None
-    place = locate(pos, move.card)
-    if move.dest == "f":
-        if pos.foundations[move.card // 13] == 0:
-            return "foundation.start"
-        return "foundation.wrap" if rank_of(move.card) == 1 and pos.base != 1 else "foundation.suit"
-    target = pos.pile(move.dest)
-    if not target:
-        return "tableau.empty"
-    if place.kind == "t" and place.depth < len(pos.tableau[place.index]) - 1:
-        return "tableau.run"
-    if rank_of(move.card) == 13 and rank_of(target[-1]) == 1:
-        return "tableau.wrap"
-    return "tableau.build"
+    return rule_used(pos, move)
 
 
 # ----------------------------------------------------------------- rating

@@ -13,10 +13,18 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from ..cards import Card, is_red, rank_of, suit_of
+from ..cards import Card
 from ..engine import apply_move, locate, refusal
 from ..moves import DEAL_MOVE, Move
 from ..position import Position
+from ..predicates import (
+    uses_foundation_start,
+    uses_foundation_wrap,
+    uses_stock_last_two,
+    uses_tableau_empty,
+    uses_tableau_run,
+    uses_tableau_wrap,
+)
 
 LESSON_WINDOW = 3  # the rule must be used within this many moves of the solution
 
@@ -56,46 +64,14 @@ def available(pos: Position) -> list[Card]:
 # ------------------------------------------------------------- rule uses
 
 
-def wraps_foundation(pos: Position, move: Move) -> bool:
-    """An Ace goes onto a King-topped foundation (the base is not an Ace)."""
-    if move.dest != "f" or move.card is None or rank_of(move.card) != 1 or pos.base == 1:
-        return False
-    top = pos.foundation_top(suit_of(move.card))
-    return top is not None and rank_of(top) == 13
-
-
-def fills_empty_column(pos: Position, move: Move) -> bool:
-    """A card of the rank below the base (or a run led by one) goes into an empty column."""
-    if move.card is None or move.dest[0] != "t" or pos.pile(move.dest):
-        return False
-    return rank_of(move.card) == pos.profile.empty_rank(pos.base)
-
-
-def wraps_tableau(pos: Position, move: Move) -> bool:
-    """A King goes onto an Ace of the other colour in the tableau."""
-    if move.card is None or move.dest[0] != "t" or rank_of(move.card) != 13:
-        return False
-    target = pos.pile(move.dest)
-    return bool(target) and rank_of(target[-1]) == 1 and is_red(target[-1]) != is_red(move.card)
-
-
-def moves_run(pos: Position, move: Move) -> bool:
-    """Two or more cards move together from one column to another."""
-    if move.card is None or move.dest[0] != "t":
-        return False
-    place = locate(pos, move.card)
-    return place.kind == "t" and place.depth < len(pos.tableau[place.index]) - 1
-
-
-def plays_exposed(pos: Position, move: Move) -> bool:
-    """A card leaves an exposed cell (x1, x2)."""
-    return move.card is not None and locate(pos, move.card).kind == "x"
-
-
-def starts_foundation(pos: Position, move: Move) -> bool:
-    """A base-rank card opens an empty foundation."""
-    return (move.dest == "f" and move.card is not None
-            and pos.foundations[suit_of(move.card)] == 0 and rank_of(move.card) == pos.base)
+# The predicates themselves live beside the refusing ones (agnes_teach.predicates), so the
+# detectors, the players and the generator's rating read one definition of each use.
+wraps_foundation = uses_foundation_wrap
+fills_empty_column = uses_tableau_empty
+wraps_tableau = uses_tableau_wrap
+moves_run = uses_tableau_run
+plays_exposed = uses_stock_last_two
+starts_foundation = uses_foundation_start
 
 
 def uncovers_reserve(pos: Position, move: Move) -> Card | None:

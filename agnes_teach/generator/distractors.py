@@ -12,6 +12,7 @@ from ..cards import Card, is_red, rank_of, suit_of
 from ..engine import builds_on, is_run, locate, refusal
 from ..moves import DEAL_MOVE, Move
 from ..position import Position
+from ..registry import RuleId
 from .detectors import available
 
 Moves = tuple[Move, ...]
@@ -78,7 +79,7 @@ def distract_tableau_empty(pos: Position, line: Moves, losing: Moves) -> Distrac
     want = pos.profile.empty_rank(pos.base)
     tempting = [c for c in _movable(pos) if rank_of(c) in (13, pos.base) and rank_of(c) != want]
     tempting.sort(key=lambda c: (rank_of(c) != 13, c))
-    return _first_refused(pos, [Move(c, d) for c in tempting for d in empties], "tableau.empty")
+    return _first_refused(pos, [Move(c, d) for c in tempting for d in empties], RuleId.TABLEAU_EMPTY)
 
 
 def distract_foundation_start(pos: Position, line: tuple[Move, ...],
@@ -87,7 +88,7 @@ def distract_foundation_start(pos: Position, line: tuple[Move, ...],
     empty_suits = [s for s in range(4) if pos.foundations[s] == 0]
     cards = [c for c in available(pos) if suit_of(c) in empty_suits and rank_of(c) != pos.base]
     cards.sort(key=lambda c: (rank_of(c) != 1, c))
-    return _first_refused(pos, [Move(c, "f") for c in cards], "foundation.start")
+    return _first_refused(pos, [Move(c, "f") for c in cards], RuleId.FOUNDATION_START)
 
 
 def distract_reserve_top(pos: Position, line: Moves, losing: Moves) -> Distractor | None:
@@ -101,7 +102,7 @@ def distract_reserve_top(pos: Position, line: Moves, losing: Moves) -> Distracto
     moves += [Move(c, f"t{i + 1}") for c in covered for i, col in enumerate(pos.tableau)
               if col and builds_on(c, col[-1], pos.profile.tableau_wrap)]
     moves.sort(key=lambda m: (covered.index(m.card) if m.card is not None else 99, m.dest != "f"))
-    return _first_refused(pos, moves, "reserve.top")
+    return _first_refused(pos, moves, RuleId.RESERVE_TOP)
 
 
 def distract_stock_last_two(pos: Position, line: tuple[Move, ...],
@@ -113,7 +114,7 @@ def distract_stock_last_two(pos: Position, line: tuple[Move, ...],
             for card in _movable(pos):
                 if builds_on(card, cell[-1], pos.profile.tableau_wrap):
                     moves.append(Move(card, f"x{i + 1}"))
-    return _first_refused(pos, sorted(moves), "stock.last-two")
+    return _first_refused(pos, sorted(moves), RuleId.STOCK_LAST_TWO)
 
 
 def distract_tableau_run(pos: Position, line: Moves, losing: Moves) -> Distractor | None:
@@ -135,12 +136,12 @@ def distract_tableau_run(pos: Position, line: Moves, losing: Moves) -> Distracto
                 (fits if fit else others).append(move)
     # A group that would fit by rank and colour tempts most; next, the whole pile under the
     # run the line moves, sent where the run goes.
-    found = _first_refused(pos, sorted(fits), "tableau.run")
+    found = _first_refused(pos, sorted(fits), RuleId.TABLEAU_RUN)
     if found is None and line and line[0].card is not None and line[0].dest[0] == "t":
         place = locate(pos, line[0].card)
         if place.kind == "t" and place.depth > 0:
             column = pos.tableau[place.index]
-            found = _first_refused(pos, [Move(column[place.depth - 1], line[0].dest)], "tableau.run")
+            found = _first_refused(pos, [Move(column[place.depth - 1], line[0].dest)], RuleId.TABLEAU_RUN)
     return found
 
 

@@ -27,6 +27,7 @@ from ..cards import rank_of
 from ..engine import apply_unchecked, legal_moves, locate
 from ..moves import Move
 from ..position import Position
+from ..registry import RuleId
 from .detectors import (
     fills_empty_column,
     moves_run,
@@ -115,18 +116,20 @@ class Misconception:
 MISCONCEPTIONS: dict[str, Misconception] = {
     m.theme: m
     for m in (
-        Misconception("tableau.empty", "empty columns are for Kings", "forbid", "non-king-into-empty-column"),
-        Misconception("stock.deal", "deal whenever nothing is obvious", "force", "deal"),
-        Misconception("tableau.wrap", "ranks stop at the King: nothing goes on an Ace", "forbid",
+        Misconception(RuleId.TABLEAU_EMPTY, "empty columns are for Kings", "forbid",
+                      "non-king-into-empty-column"),
+        Misconception(RuleId.STOCK_DEAL, "deal whenever nothing is obvious", "force", "deal"),
+        Misconception(RuleId.TABLEAU_WRAP, "ranks stop at the King: nothing goes on an Ace", "forbid",
                       "king-onto-ace"),
-        Misconception("foundation.wrap", "ranks stop at the King: an Ace never follows it", "forbid",
+        Misconception(RuleId.FOUNDATION_WRAP, "ranks stop at the King: an Ace never follows it", "forbid",
                       "ace-onto-king-foundation"),
-        Misconception("tableau.run", "move one card at a time", "forbid", "multi-card-move"),
-        Misconception("reserve.top", "a visible covered card is playable, so nothing needs moving off it",
-                      "forbid", "uncover-reserve-card"),
-        Misconception("stock.last-two", "only one exposed card is free (the last one dealt)", "forbid",
+        Misconception(RuleId.TABLEAU_RUN, "move one card at a time", "forbid", "multi-card-move"),
+        Misconception(RuleId.RESERVE_TOP,
+                      "a visible covered card is playable, so nothing needs moving off it", "forbid",
+                      "uncover-reserve-card"),
+        Misconception(RuleId.STOCK_LAST_TWO, "only one exposed card is free (the last one dealt)", "forbid",
                       "play-lower-exposed-cell"),
-        Misconception("foundation.start", "foundations start with Aces", "forbid",
+        Misconception(RuleId.FOUNDATION_START, "foundations start with Aces", "forbid",
                       "start-foundation-not-ace"),
     )
 }

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from ..moves import Move
 from ..position import Position
 from ..profile import Profile
+from ..registry import RuleId
 from .build import Draft
 from .builders import (
     build_foundation_start,
@@ -67,35 +68,35 @@ class Theme:
 THEMES: dict[str, Theme] = {
     t.id: t
     for t in (
-        Theme("foundation.wrap", True, ("key-move", "trap"), detect_foundation_wrap,
+        Theme(RuleId.FOUNDATION_WRAP, True, ("key-move", "trap"), detect_foundation_wrap,
               distract_losing, build_foundation_wrap,
               "a suit stopped at its King; its Ace lies on the Queen another suit needs first, and a King "
               "of the other colour could park on that Ace (tableau wrap) and bury both"),
-        Theme("tableau.empty", True, ("trap", "win"), detect_tableau_empty,
+        Theme(RuleId.TABLEAU_EMPTY, True, ("trap", "win"), detect_tableau_empty,
               distract_tableau_empty, build_tableau_empty,
               "an empty column; a card of the rank below the base blocks the first card needed and may "
               "go there; a King (refused there) and often another card of that rank lie on top"),
-        Theme("stock.deal", True, ("trap", "key-move", "win"), detect_stock_deal,
+        Theme(RuleId.STOCK_DEAL, True, ("trap", "key-move", "win"), detect_stock_deal,
               distract_deal, build_stock_deal,
               "one full deal left; the first card needed is a reserve top, and the stock card the deal "
               "would drop on it is a later card of its suit with nowhere else to go"),
-        Theme("tableau.wrap", False, ("key-move", "win", "trap"), detect_tableau_wrap,
+        Theme(RuleId.TABLEAU_WRAP, False, ("key-move", "win", "trap"), detect_tableau_wrap,
               distract_losing, build_tableau_wrap,
               "a King lies on the Queen of its suit, needed first; its only way off is onto an Ace of "
               "the other colour on a column top"),
-        Theme("tableau.run", False, ("win",), detect_tableau_run,
+        Theme(RuleId.TABLEAU_RUN, False, ("win",), detect_tableau_run,
               distract_tableau_run, build_tableau_run,
               "a two-card run lies on the first card needed and must move whole onto a column top; the "
               "refused move is an irregular group that would fit by rank and colour"),
-        Theme("stock.last-two", False, ("key-move", "win", "trap"), detect_stock_last_two,
+        Theme(RuleId.STOCK_LAST_TWO, False, ("key-move", "win", "trap"), detect_stock_last_two,
               distract_stock_last_two, build_stock_last_two,
               "a card blocks the first card needed and fits only on an exposed card, where nothing may "
               "be placed: the exposed card must go to a column first"),
-        Theme("reserve.top", False, ("win",), detect_reserve_top,
+        Theme(RuleId.RESERVE_TOP, False, ("win",), detect_reserve_top,
               distract_reserve_top, build_reserve_top,
               "the first card needed lies under another card on a reserve pile; that card must go onto a "
               "column first (the covered card is refused)"),
-        Theme("foundation.start", False, ("win",), detect_foundation_start,
+        Theme(RuleId.FOUNDATION_START, False, ("win",), detect_foundation_start,
               distract_foundation_start, build_foundation_start,
               "a whole suit out: its base card is blocked by a card that must go onto a column; its Ace "
               "lies free and is refused by the empty foundation"),
@@ -107,11 +108,11 @@ def unavailable(theme_id: str, profile: Profile) -> str | None:
     """Why a profile cannot pose this theme's lesson at all (None when it can)."""
     if not profile.uses(theme_id):
         return f"the profile {profile.id} does not use the rule {theme_id}"
-    if theme_id == "foundation.wrap" and profile.base_rank == 1:
+    if theme_id == RuleId.FOUNDATION_WRAP and profile.base_rank == 1:
         return f"in {profile.id} every foundation starts at the Ace, so none turns from King to Ace"
-    if theme_id == "tableau.wrap" and not profile.tableau_wrap:
+    if theme_id == RuleId.TABLEAU_WRAP and not profile.tableau_wrap:
         return f"in {profile.id} a King never goes on an Ace in the columns"
-    if theme_id == "stock.deal" and not profile.reserve_to_foundation:
+    if theme_id == RuleId.STOCK_DEAL and not profile.reserve_to_foundation:
         return f"in {profile.id} reserve cards never go to a foundation, which this lesson's positions need"
     return None
 

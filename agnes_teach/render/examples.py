@@ -22,6 +22,7 @@ from ..engine import apply_move, refusal
 from ..moves import DEAL_MOVE, Move
 from ..position import Position, parse_position
 from ..profile import Profile
+from ..registry import RuleId
 from .svg import card_face, position_svg, position_text, rank_letter
 
 SPADES, HEARTS, DIAMONDS, CLUBS = range(4)
@@ -149,11 +150,11 @@ def foundation_and_empty_column(profile: Profile, lang: str) -> Example:
         [("t3", 5), ("t4", 5), ("t5", 6), ("t6", 6), ("r2", 1), ("r3", 1)],
     )
     first = Move(up1, "f")
-    _refused(pos, Move(up2, "f"), "reserve.top", lang)
+    _refused(pos, Move(up2, "f"), RuleId.RESERVE_TOP, lang)
     after = _legal(pos, first)
     open_move = Move(opener, "t1")
     _legal(after, open_move)
-    _refused(after, Move(base_diamond, "t1"), "tableau.empty", lang)
+    _refused(after, Move(base_diamond, "t1"), RuleId.TABLEAU_EMPTY, lang)
     # The point of the example: the empty column's rank does not follow the foundation.
     if after.foundation_top(HEARTS) != up1 or profile.empty_rank(after.base) != empty:
         raise ExampleError("the foundation did not grow as the example says")
@@ -182,8 +183,8 @@ def foundation_and_empty_column(profile: Profile, lang: str) -> Example:
                   t(lang, "example", "Move {card} into the empty column t1", card=c(opener)), closing)
     step3 = _step(_legal(after, open_move), lang, None, t(lang, "example", "After the move"),
                   t(lang, "example", "{opener} now lies in column t1.", opener=c(opener)))
-    return Example("tableau.empty", t(lang, "example", "Worked example: a reserve card goes home, an empty "
-                                      "column is filled"), (step1, step2, step3))
+    title = t(lang, "example", "Worked example: a reserve card goes home, an empty column is filled")
+    return Example(RuleId.TABLEAU_EMPTY, title, (step1, step2, step3))
 
 
 def run_moves(profile: Profile, lang: str) -> Example:
@@ -207,7 +208,7 @@ def run_moves(profile: Profile, lang: str) -> Example:
     )
     move = Move(lead, "t2")
     _legal(pos, move)
-    _refused(pos, Move(pair_low, "t4"), "tableau.run", lang)
+    _refused(pos, Move(pair_low, "t4"), RuleId.TABLEAU_RUN, lang)
     c = _face(lang)
     run_text = " ".join(c(x) for x in (lead, middle, tail))
     step = _step(pos, lang, move, t(lang, "example", "Move the run {run} onto {card}", run=run_text,
@@ -220,7 +221,7 @@ def run_moves(profile: Profile, lang: str) -> Example:
                   t(lang, "example", "Column t1 is empty now, and t2 holds {card} with the whole run on it.",
                     card=c(target)))
     title = t(lang, "example", "Worked example: a run moves as one unit")
-    return Example("tableau.run", title, (step, after))
+    return Example(RuleId.TABLEAU_RUN, title, (step, after))
 
 
 def ace_after_king(profile: Profile, lang: str) -> Example:
@@ -232,7 +233,7 @@ def ace_after_king(profile: Profile, lang: str) -> Example:
     if pos.foundation_top(HEARTS) != king or pos.tableau[0][-1] != two:
         raise ExampleError("the wrap example needs base above 2 and hearts up to the King")
     move = Move(ace, "f")
-    _refused(pos, Move(two, "f"), "foundation.suit", lang)
+    _refused(pos, Move(two, "f"), RuleId.FOUNDATION_SUIT, lang)
     after = _legal(pos, move)
     if after.foundation_top(HEARTS) != ace:
         raise ExampleError("the Ace did not land on the King")
@@ -244,7 +245,7 @@ def ace_after_king(profile: Profile, lang: str) -> Example:
     done = _step(after, lang, None, t(lang, "example", "After the move"),
                  t(lang, "example", "{ace} lies on {king}, and now {two} may follow it home.",
                    ace=c(ace), king=c(king), two=c(two)))
-    return Example("foundation.wrap", t(lang, "example", "Worked example: the Ace follows the King"),
+    return Example(RuleId.FOUNDATION_WRAP, t(lang, "example", "Worked example: the Ace follows the King"),
                    (step, done))
 
 
@@ -263,23 +264,23 @@ def last_deal(profile: Profile, lang: str) -> Example:
     covers = targets[0].startswith("r")
     pos = build_position(profile, base, {"r1": [under]} if covers else {}, [("t1", 13)], stock)
     first = stock[0]
-    _refused(pos, Move(first, "f"), "stock.deal", lang)
+    _refused(pos, Move(first, "f"), RuleId.STOCK_DEAL, lang)
     if covers:
         _legal(pos, Move(under, "f"))
     after = _legal(pos, DEAL_MOVE)
-    _refused(after, DEAL_MOVE, "stock.no-redeal", lang)
+    _refused(after, DEAL_MOVE, RuleId.STOCK_NO_REDEAL, lang)
     c = _face(lang)
     names = " ".join(c(x) for x in stock)
     before_text = t(lang, "example", "The stock holds its last cards, {cards}; none of them can be played "
                     "before it is dealt.", cards=names)
     if covers:
         before_text += " " + t(lang, "example", "{card} on r1 is still free.", card=c(under))
-        _refused(after, Move(under, "f"), "reserve.top", lang)
+        _refused(after, Move(under, "f"), RuleId.RESERVE_TOP, lang)
         after_text = t(lang, "example", "The deal put {card} on r1, on top of {under}, which cannot be "
                        "played until {card} has left.", card=c(after.reserve[0][-1]), under=c(under))
     else:
         _legal(after, Move(first, "f"))
-        _refused(after, Move(first, targets[-1]), "stock.last-two", lang)
+        _refused(after, Move(first, targets[-1]), RuleId.STOCK_LAST_TWO, lang)
         after_text = t(lang, "example", "The deal laid {cards} face up apart from the reserve. {card} may go "
                        "home at once, but nothing may be placed on these cards.", cards=names, card=c(first))
     after_text += " " + t(lang, "example", "The stock is now empty, and it is never dealt again.")
@@ -287,18 +288,19 @@ def last_deal(profile: Profile, lang: str) -> Example:
         _step(pos, lang, None, t(lang, "example", "Before the last deal"), before_text),
         _step(after, lang, None, t(lang, "example", "After the last deal"), after_text),
     )
-    return Example("stock.deal", t(lang, "example", "Worked example: the last deal"), steps)
+    return Example(RuleId.STOCK_DEAL, t(lang, "example", "Worked example: the last deal"), steps)
 
 
 def examples(profile: Profile, lang: str) -> list[Example]:
     """Every worked example that fits the profile's rules, checked on the engine."""
     out = []
-    if profile.uses("foundation.wrap") and example_base(profile) > 2 and profile.reserve_to_foundation:
+    if profile.uses(RuleId.FOUNDATION_WRAP) and example_base(profile) > 2 and profile.reserve_to_foundation:
         out.append(ace_after_king(profile, lang))
-    if profile.uses("tableau.empty") and profile.uses("reserve.top") and profile.reserve_to_foundation:
+    uses = profile.uses
+    if uses(RuleId.TABLEAU_EMPTY) and uses(RuleId.RESERVE_TOP) and profile.reserve_to_foundation:
         out.append(foundation_and_empty_column(profile, lang))
-    if profile.uses("tableau.run") and not profile.whole_runs_only:
+    if profile.uses(RuleId.TABLEAU_RUN) and not profile.whole_runs_only:
         out.append(run_moves(profile, lang))
-    if profile.uses("stock.deal") and profile.uses("stock.no-redeal") and profile.reserve_to_foundation:
+    if uses(RuleId.STOCK_DEAL) and uses(RuleId.STOCK_NO_REDEAL) and profile.reserve_to_foundation:
         out.append(last_deal(profile, lang))
     return out

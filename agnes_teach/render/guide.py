@@ -26,6 +26,7 @@ from ..cards import rank_above, rank_below, rank_name
 from ..errors import InputError, Problem
 from ..outputs import registered
 from ..profile import Profile
+from ..registry import RuleId
 from ..registry import rule as registry_rule
 from ..scenario import Scenario
 from ..winrates import win_rate
@@ -50,17 +51,17 @@ VARIANT_KEYS = (
 
 def rule_text_key(profile: Profile, rule_id: str) -> str:
     """The ``rule-text`` msgid that states `rule_id` for `profile`."""
-    if rule_id == "foundation.start" and not profile.base_dealt:
+    if rule_id == RuleId.FOUNDATION_START and not profile.base_dealt:
         return "foundation.start@fixed"
-    if rule_id == "tableau.wrap" and not profile.tableau_wrap:
+    if rule_id == RuleId.TABLEAU_WRAP and not profile.tableau_wrap:
         return "tableau.wrap@off"
-    if rule_id == "tableau.empty" and profile.empty_column_rank is not None:
+    if rule_id == RuleId.TABLEAU_EMPTY and profile.empty_column_rank is not None:
         return "tableau.empty@fixed"
-    if rule_id == "reserve.top" and not profile.reserve_to_foundation:
+    if rule_id == RuleId.RESERVE_TOP and not profile.reserve_to_foundation:
         return "reserve.top@columns-only"
-    if rule_id == "stock.last-two" and not profile.exposed_cells:
+    if rule_id == RuleId.STOCK_LAST_TWO and not profile.exposed_cells:
         return "stock.last-two@reserve"
-    if rule_id == "stock.last-two" and not profile.exposed_to_foundation:
+    if rule_id == RuleId.STOCK_LAST_TWO and not profile.exposed_to_foundation:
         return "stock.last-two@columns-only"
     return rule_id
 

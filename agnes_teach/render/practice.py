@@ -28,12 +28,19 @@ from markupsafe import Markup
 
 from .. import i18n
 from ..cards import Card, card_name, card_symbol, rank_name, suit_of
-
-# _refusal takes the card's place, found once per card instead of once per destination.
-from ..engine import Place, Refusal, _refusal, apply_unchecked, legal_moves, refusal, resolve
+from ..engine import (
+    AmbiguousMoveError,
+    IllegalMoveError,
+    Refusal,
+    apply_unchecked,
+    legal_moves,
+    refusal,
+    resolve,
+)
 from ..moves import DEAL_MOVE, Move, parse_move_text
 from ..position import Position
 from ..profile import Profile
+from ..registry import RuleId
 from ..registry import rule as registry_rule
 from ..scenario import Scenario, load_scenario, scenario_files
 from ..solver import solve
@@ -89,7 +96,7 @@ class Messages:
         if found is not None:
             return found
         rule, params = why
-        key = (rule, i18n.refusal_message(Refusal(rule, "", dict(params)), self.lang))
+        key = (rule, i18n.refusal_message(Refusal(RuleId(rule), "", dict(params)), self.lang))
         if key not in self.index:
             self.index[key] = len(self.items)
             self.items.append(key)
@@ -199,8 +206,12 @@ def _lead(pos: Position) -> str:
             if i == j or not pos.tableau[i]:
                 row.append("-")
                 continue
-            got = resolve(pos, parse_move_text(f"t{i + 1}>t{j + 1}"))
-            row.append(ALPHABET[got.card] if isinstance(got, Move) and got.card is not None else "?")
+            try:
+                got = resolve(pos, parse_move_text(f"t{i + 1}>t{j + 1}"))
+            except AmbiguousMoveError:
+                row.append("?")
+                continue
+            row.append(ALPHABET[got.card] if got.card is not None else "?")
         # Most columns give the same card for every destination: then one character stands for the row.
         others = {c for j, c in enumerate(row) if j != i}
         out.append(others.pop() if len(others) == 1 else "(" + "".join(row) + ")")
@@ -224,10 +235,12 @@ def _empty_source(start: Position, dests: list[str]) -> dict[str, list[RefusalKe
             emptied = replace(start, exposed=tuple(piles))
         row = []
         for dest in dests:
-            got = resolve(emptied, parse_move_text(f"{pile}>{dest}"))
-            if not isinstance(got, Refusal):
-                raise PracticeError(f"an empty {pile} should refuse, engine resolved {got}")
-            row.append(_key(got))
+            try:
+                got = resolve(emptied, parse_move_text(f"{pile}>{dest}"))
+            except IllegalMoveError as exc:
+                row.append(_key(exc.refusal))
+                continue
+            raise PracticeError(f"an empty {pile} should refuse, engine resolved {got}")
         out[pile] = row
     return out
 
@@ -297,34 +310,14 @@ def _analyse(scenario: Scenario) -> Analysis | int:
     refusals = []
     for pos in graph.states:
         per_card = []
-        places = _places(pos)
         for card in range(52):
-            # Where the card lies is the same for every destination: find it once.
-            place = places[card]
-            answers = (_refusal(pos, Move(Card(card), dest), place) for dest in dests)
+            # Where the card lies is the same for every destination: the predicates find it once.
+            answers = (refusal(pos, Move(Card(card), dest)) for dest in dests)
             per_card.append([None if why is None else _key(why) for why in answers])
         refusals.append(per_card)
     deal = [None if (why := refusal(pos, DEAL_MOVE)) is None else _key(why) for pos in graph.states]
     return Analysis(graph, winnable, line, refusals, deal, [_lead(pos) for pos in graph.states],
                     _empty_source(start, dests), _no_such_pile(start, dests))
-
-
-def _places(pos: Position) -> list[Place]:
-    """Where every card lies, as engine.locate says, found in one pass over the piles."""
-    places: list[Place | None] = [None] * 52
-    for kind, piles in (("t", pos.tableau), ("r", pos.reserve), ("x", pos.exposed)):
-        for i, pile in enumerate(piles):
-            for depth, card in enumerate(pile):
-                places[card] = Place(kind, i, depth)
-    for depth, card in enumerate(pos.stock):
-        places[card] = Place("s", 0, depth)
-    for suit in range(4):
-        for depth, card in enumerate(pos.foundation_cards(suit)):
-            places[card] = Place("f", suit, depth)
-    out = [p for p in places if p is not None]
-    if len(out) != 52:
-        raise PracticeError("a card is missing from the position")
-    return out
 
 
 def puzzle_data(scenario: Scenario, lang: str, messages: Messages) -> PuzzleData:

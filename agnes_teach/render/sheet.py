@@ -15,7 +15,7 @@ from pathlib import Path
 from markupsafe import Markup
 
 from .. import i18n
-from ..engine import IllegalMoveError, apply_move, legal_moves, resolve
+from ..engine import AmbiguousMoveError, IllegalMoveError, apply_move, legal_moves, resolve
 from ..errors import InputError, Problem
 from ..moves import Move, MoveText
 from ..position import Position
@@ -62,14 +62,14 @@ def explanation(sc: Scenario, lang: str) -> str | None:
     """Why the tempting move fails: the rule that refuses it, or the solver's proof that it loses."""
     illegal = sc.expect.get("illegal") or {}
     if sc.task in ("trap", "key-move", "win") and "trap_move" in sc.expect:
-        got = resolve(sc.position, sc.expect["trap_move"])
-        if isinstance(got, Move):
+        got = _resolved(sc.position, sc.expect["trap_move"])
+        if got is not None:
             shown = move_words(got, lang) if got.is_deal else f"{got.symbol_text()} ({move_words(got, lang)})"
             return i18n.text(lang, "sheet", "The move “{move}” loses: after it no line brings every card "
                              "home (the solver proves it).", move=shown)
     for text, rule_id in illegal.items():
-        got = resolve(sc.position, text)
-        if isinstance(got, Move):
+        got = _resolved(sc.position, text)
+        if got is not None:
             from ..engine import refusal
 
             why = refusal(sc.position, got)
@@ -100,11 +100,21 @@ def instruction(task: str | None, lang: str) -> str:
     return t(lang, "sheet", "Write down every legal move in this position.")
 
 
+def _resolved(pos: Position, text: MoveText) -> Move | None:
+    """The move the text names, or None when it names none (empty pile, ambiguous)."""
+    try:
+        return resolve(pos, text)
+    except (AmbiguousMoveError, IllegalMoveError):
+        return None
+
+
 def _resolve(pos: Position, text: MoveText, file: str, what: str) -> Move:
-    got = resolve(pos, text)
-    if isinstance(got, Move):
-        return got
-    why = got if isinstance(got, str) else i18n.refusal_message(got, "en")
+    try:
+        return resolve(pos, text)
+    except AmbiguousMoveError as exc:
+        why = str(exc)
+    except IllegalMoveError as exc:
+        why = i18n.refusal_message(exc.refusal, "en")
     raise InputError(Problem(f"{what} {text.text!r} cannot be played: {why}", file))
 
 

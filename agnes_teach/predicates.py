@@ -1,0 +1,356 @@
+"""One small pure predicate per refusing rule: ``check_*(position, move, profile) -> Refusal | None``.
+
+:data:`CHECKS` holds them in the order ``rules.yaml`` states (``checked``);
+:func:`first_refusal` asks them in that order and returns the first refusal.
+The engine's ``refusal``, the generator's "which rule did this move use", the
+theme detectors and the checker all come here, so a rule is decided in one
+place.  A predicate may assume that every rule checked before it let the move
+pass (that is what the order is for); it reads the profile only through its
+parameters.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from .board import Place, builds_on, is_run, locate, next_foundation_rank, pile_exists, run_start
+from .cards import card_name, make_card, rank_name, rank_of, suit_of
+from .moves import DEAL, Move
+from .position import Position
+from .profile import Profile
+from .registry import RuleId, check_order
+
+
+@dataclass(frozen=True)
+class Refusal:
+    """Why a move is illegal: the rule id, and the facts a message needs."""
+
+    rule: RuleId
+    move: str
+    params: dict[str, str] = field(default_factory=dict)
+
+
+Check = Callable[[Position, Move, Profile], "Refusal | None"]
+
+# The last card located, kept with its position so the identity test is sound
+# (the position cannot be freed and its id reused while it is held here).
+_last: tuple[Position, int, Place] | None = None
+
+
+def place_of(pos: Position, move: Move) -> Place:
+    """Where the move's card lies (one lookup shared by every predicate of one move)."""
+    global _last
+    assert move.card is not None
+    if _last is not None and _last[0] is pos and _last[1] == move.card:
+        return _last[2]
+    found = locate(pos, move.card)
+    _last = (pos, move.card, found)
+    return found
+
+
+def refuse(pos: Position, move: Move, rule: RuleId, **extra: str) -> Refusal:
+    params = {"dest": move.dest, "base": rank_name(pos.base), **extra}
+    if move.card is not None:
+        params["card"] = card_name(move.card)
+    return Refusal(rule, str(move), params)
+
+
+def _card_move(move: Move) -> bool:
+    return move.card is not None and move.dest != DEAL
+
+
+def _onto_column(move: Move) -> bool:
+    return _card_move(move) and move.dest[0] == "t"
+
+
+# --------------------------------------------------------------- the stock
+
+
+def check_stock_no_redeal(pos: Position, move: Move, profile: Profile) -> Refusal | None:
+    """The stock is dealt once: ``deal`` with nothing left in it."""
+    return refuse(pos, move, RuleId.STOCK_NO_REDEAL) if move.dest == DEAL and not pos.stock else None
+
+
+def check_deal_layout(pos: Position, move: Move, profile: Profile) -> Refusal | None:
+    """A pile the profile does not have."""
+    if _card_move(move) and move.dest != "f" and not pile_exists(pos, move.dest):
+        return refuse(pos, move, RuleId.DEAL_LAYOUT)
+    return None
+
+
+def check_reserve_no_build(pos: Position, move: Move, profile: Profile) -> Refusal | None:
+    """Nothing is placed on a reserve pile."""
+    return refuse(pos, move, RuleId.RESERVE_NO_BUILD) if _card_move(move) and move.dest[0] == "r" else None
+
+
+def check_stock_last_two(pos: Position, move: Move, profile: Profile) -> Refusal | None:
+    """Nothing is placed on an exposed cell."""
+    return refuse(pos, move, RuleId.STOCK_LAST_TWO) if _card_move(move) and move.dest[0] == "x" else None
+
+
+def check_stock_deal(pos: Position, move: Move, profile: Profile) -> Refusal | None:
+    """A card still in the stock cannot be played."""
+    if _card_move(move) and place_of(pos, move).kind == "s":
+        return refuse(pos, move, RuleId.STOCK_DEAL)
+    return None
+
+
+# ------------------------------------------------------ foundation sources
+
+
+def check_foundation_full(pos: Position, move: Move, profile: Profile) -> Refusal | None:
+    """A complete foundation takes nothing (not even its own card back)."""
+    if move.card is not None and move.dest == "f" and next_foundation_rank(pos, suit_of(move.card)) is None:
+        return refuse(pos, move, RuleId.FOUNDATION_FULL)
+    return None
+
+
+def check_foundation_final(pos: Position, move: Move, profile: Profile) -> Refusal | None:
+    """Where foundations are final, a foundation card never moves."""
+    if _card_move(move) and not profile.foundation_return and place_of(pos, move).kind == "f":
+        return refuse(pos, move, RuleId.FOUNDATION_FINAL)
+    return None
+
+
+def check_foundation_return(pos: Position, move: Move, profile: Profile) -> Refusal | None:
+    """Where cards may come back, only a foundation's top card, and only to a column."""
+    if not _card_move(move) or not profile.foundation_return:
+        return None
+    place = place_of(pos, move)
+    if place.kind != "f":
+        return None
+    # The top card may come back even from a complete foundation (a K into an empty column).
+    if move.dest == "f" or place.depth != pos.foundations[place.index] - 1:
+        return refuse(pos, move, RuleId.FOUNDATION_RETURN)
+    return None
+
+
+# ----------------------------------------------------- pile and run sources
+
+
+def check_reserve_top(pos: Position, move: Move, profile: Profile) -> Refusal | None:
+    """Only the top card of a reserve pile may be played."""
+    if not _card_move(move):
+        return None
+    place = place_of(pos, move)
+    if place.kind == "r" and place.depth != len(pos.reserve[place.index]) - 1:
+        return refuse(pos, move, RuleId.RESERVE_TOP)
+    return None
+
+
+def check_tableau_run(pos: Position, move: Move, profile: Profile) -> Refusal | None:
+    """A column card moves with everything on it, which must be a run; only a top card goes home."""
+    if not _card_move(move):
+        return None
+    place = place_of(pos, move)
+    if place.kind != "t":
+        return None
+    column = pos.tableau[place.index]
+    if move.dest == "f":
+        # A top card goes home even when it lies on a run: whole-run profiles restrict
+        # only moves between columns.
+        return refuse(pos, move, RuleId.TABLEAU_RUN) if place.depth != len(column) - 1 else None
+    if move.dest == f"t{place.index + 1}":
+        return refuse(pos, move, RuleId.TABLEAU_RUN, same_column="yes")
+    if not is_run(column, place.depth, profile.tableau_wrap):
+        return refuse(pos, move, RuleId.TABLEAU_RUN)
+    return None
+
+
+def check_tableau_whole_run(pos: Position, move: Move, profile: Profile) -> Refusal | None:
+    """Where runs move only whole, a part of the top run never goes to another column."""
+    if not _onto_column(move) or not profile.whole_runs_only:
+        return None
+    place = place_of(pos, move)
+    if place.kind == "t" and place.depth != run_start(pos.tableau[place.index], profile.tableau_wrap):
+        return refuse(pos, move, RuleId.TABLEAU_WHOLE_RUN)
+    return None
+
+
+# ------------------------------------------------------ to the foundations
+
+
+def check_reserve_to_tableau_only(pos: Position, move: Move, profile: Profile) -> Refusal | None:
+    """Where reserve cards go only to the tableau."""
+    if _card_move(move) and move.dest == "f" and not profile.reserve_to_foundation \
+            and place_of(pos, move).kind == "r":
+        return refuse(pos, move, RuleId.RESERVE_TO_TABLEAU_ONLY)
+    return None
+
+
+def check_foundation_from_tableau_only(pos: Position, move: Move, profile: Profile) -> Refusal | None:
+    """Where foundations take only tableau cards, an exposed card goes to a column first."""
+    if _card_move(move) and move.dest == "f" and not profile.exposed_to_foundation \
+            and place_of(pos, move).kind == "x":
+        return refuse(pos, move, RuleId.FOUNDATION_FROM_TABLEAU_ONLY)
+    return None
+
+
+def check_foundation_start(pos: Position, move: Move, profile: Profile) -> Refusal | None:
+    """An empty foundation takes only the base rank."""
+    if _card_move(move) and move.dest == "f":
+        assert move.card is not None
+        if pos.foundations[suit_of(move.card)] == 0 and rank_of(move.card) != pos.base:
+            return refuse(pos, move, RuleId.FOUNDATION_START)
+    return None
+
+
+def check_foundation_suit(pos: Position, move: Move, profile: Profile) -> Refusal | None:
+    """A foundation takes the next rank of its suit."""
+    if not _card_move(move) or move.dest != "f":
+        return None
+    assert move.card is not None
+    suit = suit_of(move.card)
+    want = next_foundation_rank(pos, suit)
+    if want is not None and rank_of(move.card) != want:
+        # `next` names the very card the pile wants, so the message can show it (6♥).
+        return refuse(pos, move, RuleId.FOUNDATION_SUIT, want=rank_name(want),
+                      next=card_name(make_card(want, suit)))
+    return None
+
+
+# ----------------------------------------------------------- to a column
+
+
+def check_tableau_empty(pos: Position, move: Move, profile: Profile) -> Refusal | None:
+    """An empty column takes only the rank the profile names."""
+    if not _onto_column(move) or pos.pile(move.dest):
+        return None
+    assert move.card is not None
+    want = profile.empty_rank(pos.base)
+    if rank_of(move.card) != want:
+        return refuse(pos, move, RuleId.TABLEAU_EMPTY, want=rank_name(want))
+    return None
+
+
+def check_tableau_wrap(pos: Position, move: Move, profile: Profile) -> Refusal | None:
+    """Where tableau ranks do not wrap, a King never goes on an Ace."""
+    if not _onto_column(move) or profile.tableau_wrap:
+        return None
+    target = pos.pile(move.dest)
+    assert move.card is not None
+    if target and builds_on(move.card, target[-1], True) and not builds_on(move.card, target[-1], False):
+        return refuse(pos, move, RuleId.TABLEAU_WRAP, target=card_name(target[-1]))
+    return None
+
+
+def check_tableau_build(pos: Position, move: Move, profile: Profile) -> Refusal | None:
+    """A column top takes the next lower rank in the other colour."""
+    if not _onto_column(move):
+        return None
+    target = pos.pile(move.dest)
+    assert move.card is not None
+    if target and not builds_on(move.card, target[-1], profile.tableau_wrap):
+        return refuse(pos, move, RuleId.TABLEAU_BUILD, target=card_name(target[-1]))
+    return None
+
+
+PREDICATES: dict[RuleId, Check] = {
+    RuleId.STOCK_NO_REDEAL: check_stock_no_redeal,
+    RuleId.DEAL_LAYOUT: check_deal_layout,
+    RuleId.RESERVE_NO_BUILD: check_reserve_no_build,
+    RuleId.STOCK_LAST_TWO: check_stock_last_two,
+    RuleId.STOCK_DEAL: check_stock_deal,
+    RuleId.FOUNDATION_FULL: check_foundation_full,
+    RuleId.FOUNDATION_FINAL: check_foundation_final,
+    RuleId.FOUNDATION_RETURN: check_foundation_return,
+    RuleId.RESERVE_TOP: check_reserve_top,
+    RuleId.TABLEAU_RUN: check_tableau_run,
+    RuleId.TABLEAU_WHOLE_RUN: check_tableau_whole_run,
+    RuleId.RESERVE_TO_TABLEAU_ONLY: check_reserve_to_tableau_only,
+    RuleId.FOUNDATION_FROM_TABLEAU_ONLY: check_foundation_from_tableau_only,
+    RuleId.FOUNDATION_START: check_foundation_start,
+    RuleId.FOUNDATION_SUIT: check_foundation_suit,
+    RuleId.TABLEAU_EMPTY: check_tableau_empty,
+    RuleId.TABLEAU_WRAP: check_tableau_wrap,
+    RuleId.TABLEAU_BUILD: check_tableau_build,
+}
+
+
+def _ordered() -> tuple[tuple[RuleId, Check], ...]:
+    order = check_order()
+    if set(order) != set(PREDICATES):
+        raise RuntimeError(f"refusing rules without a predicate: {sorted(set(order) - set(PREDICATES))}; "
+                           f"predicates of no refusing rule: {sorted(set(PREDICATES) - set(order))}")
+    return tuple((rule_id, PREDICATES[rule_id]) for rule_id in order)
+
+
+CHECKS: tuple[tuple[RuleId, Check], ...] = _ordered()
+
+
+# ------------------------------------------------- what a legal move uses
+#
+# The generator rates a line by the rules it needs, the theme detectors ask
+# whether a line uses its theme's rule, the players recognise a misconception:
+# all through these, which read the same parameters as the checks above.
+
+
+def uses_foundation_wrap(pos: Position, move: Move) -> bool:
+    """An Ace goes onto a King-topped foundation (the base is not an Ace)."""
+    if move.dest != "f" or move.card is None or rank_of(move.card) != 1 or pos.base == 1:
+        return False
+    top = pos.foundation_top(suit_of(move.card))
+    return top is not None and rank_of(top) == 13
+
+
+def uses_foundation_start(pos: Position, move: Move) -> bool:
+    """A base-rank card opens an empty foundation."""
+    return (move.dest == "f" and move.card is not None and pos.foundations[suit_of(move.card)] == 0
+            and check_foundation_start(pos, move, pos.profile) is None)
+
+
+def uses_tableau_empty(pos: Position, move: Move) -> bool:
+    """A card (or a run led by it) that the empty-column rule lets in goes into an empty column."""
+    if not _onto_column(move) or pos.pile(move.dest):
+        return False
+    return check_tableau_empty(pos, move, pos.profile) is None
+
+
+def uses_tableau_wrap(pos: Position, move: Move) -> bool:
+    """A King goes onto an Ace in the tableau, as the build rule allows."""
+    if not _onto_column(move) or move.card is None or rank_of(move.card) != 13:
+        return False
+    target = pos.pile(move.dest)
+    return bool(target) and rank_of(target[-1]) == 1 and builds_on(move.card, target[-1], True)
+
+
+def uses_tableau_run(pos: Position, move: Move) -> bool:
+    """Two or more cards move together from one column to another."""
+    if not _onto_column(move):
+        return False
+    place = place_of(pos, move)
+    return place.kind == "t" and place.depth < len(pos.tableau[place.index]) - 1
+
+
+def uses_stock_last_two(pos: Position, move: Move) -> bool:
+    """A card leaves an exposed cell (x1, x2)."""
+    return _card_move(move) and place_of(pos, move).kind == "x"
+
+
+def rule_used(pos: Position, move: Move) -> RuleId:
+    """The rule a legal move applies (the generator counts how many rules a solution needs)."""
+    if move.dest == DEAL:
+        deal = pos.profile.stock_deals[pos.deals_done]
+        return RuleId.STOCK_LAST_TWO if any(t[0] == "x" for t in deal) else RuleId.STOCK_DEAL
+    if move.dest == "f":
+        if uses_foundation_start(pos, move):
+            return RuleId.FOUNDATION_START
+        return RuleId.FOUNDATION_WRAP if uses_foundation_wrap(pos, move) else RuleId.FOUNDATION_SUIT
+    if uses_tableau_empty(pos, move):
+        return RuleId.TABLEAU_EMPTY
+    if uses_tableau_run(pos, move):
+        return RuleId.TABLEAU_RUN
+    if uses_tableau_wrap(pos, move):
+        return RuleId.TABLEAU_WRAP
+    return RuleId.TABLEAU_BUILD
+
+
+def first_refusal(pos: Position, move: Move) -> Refusal | None:
+    """The first rule, in the registry's order, that refuses `move` in `pos` (None: it is legal)."""
+    profile = pos.profile
+    for _, check in CHECKS:
+        why = check(pos, move, profile)
+        if why is not None:
+            return why
+    return None
