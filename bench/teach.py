@@ -3,6 +3,10 @@
 Run:
   .venv/bin/python bench/teach.py --library puzzles [--playouts 500 --seed 20261201]
   .venv/bin/python bench/teach.py --fresh 6 --fresh-seed 777 [--max-seconds 300]
+  .venv/bin/python bench/teach.py --fresh 4 --fresh-deals 5001-5400 --playouts 200
+
+With ``--fresh-deals RANGE`` the fresh batch is mined from those deals
+(``generate --source deals``) instead of built from a seed.
 
 For the scenarios of a folder (``--library``), and/or a fresh batch generated
 per theme from a seed (``--fresh N --fresh-seed S``), prints per theme:
@@ -82,6 +86,28 @@ def fresh_rows(count: int, fresh_seed: int, playouts: int, seed: int, max_second
     return rows, rates
 
 
+def mined_rows(count: int, deals: str, playouts: int, seed: int, max_seconds: float,
+               themes: list[str]) -> tuple[list[Row], dict[str, float]]:
+    from agnes_teach.cli.solve import parse_deal_ranges
+    from agnes_teach.generator.mining import mine
+
+    rows: list[Row] = []
+    rates: dict[str, float] = {}
+    profile = get_profile("bernauer")
+    for theme in themes:
+        start = time.perf_counter()
+        found = mine([theme], parse_deal_ranges(deals), profile, want={theme: count}, max_seconds=max_seconds)
+        spent = time.perf_counter() - start
+        rates[theme] = 60 * len(found) / spent if spent else 0.0
+        for f in found:
+            p = f.puzzle
+            m = measure(p.position, theme, p.solution, playouts=playouts, seed=seed)
+            refused = 1 if p.distractor.rule is not None else 0
+            rows.append((theme, p.source, p.difficulty, p.task, m, refused))
+        print(f"  {theme}: {len(found)} in {spent:.0f} s", file=sys.stderr, flush=True)
+    return rows, rates
+
+
 def table(title: str, rows: list[Row], rates: dict[str, float] | None) -> str:
     by: dict[str, list[Row]] = defaultdict(list)
     for row in rows:
@@ -122,6 +148,7 @@ def main() -> None:
     parser.add_argument("--library", help="a folder of scenarios to measure (e.g. puzzles)")
     parser.add_argument("--fresh", type=int, default=0, help="also generate this many puzzles per theme")
     parser.add_argument("--fresh-seed", type=int, default=777)
+    parser.add_argument("--fresh-deals", help="mine the fresh batch from these deals (e.g. 5001-5400)")
     parser.add_argument("--themes", default=",".join(theme_ids()))
     parser.add_argument("--max-seconds", type=float, default=300.0, help="per theme, for --fresh")
     parser.add_argument("--playouts", type=int, default=500)
@@ -135,9 +162,15 @@ def main() -> None:
         dump += [{"theme": r[0], "id": r[1], "difficulty": r[2], **r[4].to_json()} for r in rows]
     if args.fresh:
         themes = [t for t in args.themes.split(",") if t]
-        rows, rates = fresh_rows(args.fresh, args.fresh_seed, args.playouts, args.seed, args.max_seconds,
-                                 themes)
-        print(table(f"fresh batch, seed {args.fresh_seed}", rows, rates))
+        if args.fresh_deals:
+            rows, rates = mined_rows(args.fresh, args.fresh_deals, args.playouts, args.seed, args.max_seconds,
+                                     themes)
+            title = f"fresh batch mined from deals {args.fresh_deals}"
+        else:
+            rows, rates = fresh_rows(args.fresh, args.fresh_seed, args.playouts, args.seed, args.max_seconds,
+                                     themes)
+            title = f"fresh batch, seed {args.fresh_seed}"
+        print(table(title, rows, rates))
         dump += [{"theme": r[0], "id": r[1], "difficulty": r[2], **r[4].to_json()} for r in rows]
     if args.json:
         Path(args.json).write_text(json.dumps(dump, indent=1) + "\n", encoding="utf-8")

@@ -45,7 +45,7 @@ def seed_documents() -> list[dict[str, Any]]:
     """Valid scenarios of every task and a bare position, as loaded YAML."""
     names = [
         "handmade/section-08.yaml",
-        "generated/stock.last-two/stock-last-two-s106-005.yaml",
+        "../tests/hint_positions/stock-last-two-s106-005.yaml",  # a copy of an earlier library puzzle
         "demo/02-ace-after-king.yaml",
         "demo/03-run-moves-whole.yaml",
     ]

@@ -46,7 +46,7 @@ from agnes_teach.yamlio import loads
 REPO = Path(__file__).resolve().parent.parent
 PUZZLES = REPO / "puzzles"
 SCHEMA_FILE = REPO / "docs" / "scenario.schema.json"
-TRAP = PUZZLES / "generated" / "stock.last-two" / "stock-last-two-s106-005.yaml"
+TRAP = REPO / "tests" / "hint_positions" / "stock-last-two-s106-005.yaml"  # an earlier library puzzle
 SECTION_08 = PUZZLES / "handmade" / "section-08.yaml"
 
 runner = CliRunner()

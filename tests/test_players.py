@@ -75,7 +75,40 @@ def test_lost_when_the_permission_is_removed(theme: str, position: Position, los
 
 
 def test_the_search_answers_unknown_past_its_state_budget() -> None:
-    assert lost_under(NO_NEED, MISCONCEPTIONS["tableau.empty"], max_states=1) is None
+    # tableau.run has neither a restriction of the solver's tables nor an argument: the believer's
+    # tree cannot show a loss here (the position is won), and one state is too few to explore.
+    assert lost_under(NO_NEED, MISCONCEPTIONS["tableau.run"], max_states=1) is None
+
+
+# Base 5, clubs to the K home: the A♣ must still follow the K (foundation.wrap's argument);
+# under base A nothing wraps, so the argument says nothing.
+WRAP_DUE = pos(foundations={**FULL, "C": "KC"}, tableau=["AC", "2C", "3C", "4C", [], [], []])
+OPEN_SUIT = pos(foundations={"S": "4S", "H": "4H", "D": "4D"},
+                tableau=["5C 6C 7C 8C 9C 10C JC QC KC AC 2C 3C 4C", [], [], [], [], [], []])
+
+
+@pytest.mark.parametrize(("theme", "position", "lost"), [
+    ("foundation.wrap", WRAP_DUE, True),  # by argument: the A♣ can never follow the K♣
+    ("foundation.start", OPEN_SUIT, True),  # by argument: the club foundation is empty, base 5
+    ("foundation.start", WRAP_DUE, None),  # no empty foundation: nothing the argument can say
+])
+def test_arguments_decide_from_the_position_alone(theme: str, position: Position, lost: bool | None) -> None:
+    assert lost_under(position, MISCONCEPTIONS[theme], max_states=0, depth=0) is lost
+
+
+def test_restricted_tables_remove_exactly_the_believers_moves() -> None:
+    from agnes_teach.engine import legal_moves
+    from agnes_teach.generator.players import RESTRICTIONS, restricted_rules
+    from agnes_teach.solver.fast import FastState
+
+    for name, theme, position in (("no-tableau-wrap", "tableau.wrap", NEEDS_WRAP),
+                                  ("empty-column-kings-only", "tableau.empty", NEEDS_EMPTY)):
+        assert name in RESTRICTIONS
+        state = FastState(position, restricted_rules(position, name))
+        believed = sorted(str(state.engine_move(m)) for m in state.moves())
+        allowed = MISCONCEPTIONS[theme].allowed(position, legal_moves(position))
+        assert believed == sorted(str(m) for m in allowed)
+        assert len(allowed) < len(legal_moves(position))
 
 
 def test_win_rates_are_reproducible_shares() -> None:
@@ -84,3 +117,36 @@ def test_win_rates_are_reproducible_shares() -> None:
     assert win_rate(NEEDS_WRAP, player("tableau.wrap"), playouts=20) == 0.0
     assert win_rate(NEEDS_EMPTY, player("tableau.empty"), playouts=20) == 0.0
     assert win_rate(NO_NEED, player("greedy"), playouts=20) == 1.0
+
+
+# Base 5, every suit home but 2♣ 3♣ 4♣.  Reserve: 3♣ lies on 2♣ (r1).  The believer never
+# lifts 3♣, so 2♣ never comes free.
+COVERED = pos(foundations={**FULL, "C": "AC"}, tableau=["4C", [], [], [], [], [], []],
+              reserve=["2C 3C", [], [], [], [], [], []])
+UNCOVERED = pos(foundations={**FULL, "C": "AC"}, tableau=["4C", "3C", [], [], [], [], []],
+                reserve=["2C", [], [], [], [], [], []])
+
+
+def test_a_covered_reserve_card_is_lost_to_the_believer_by_argument() -> None:
+    assert lost_under(COVERED, MISCONCEPTIONS["reserve.top"], max_states=0, depth=0) is True
+    assert lost_under(UNCOVERED, MISCONCEPTIONS["reserve.top"], max_states=0, depth=0) is None
+
+
+def _cells(x1: str, x2: str, tableau: list[object]) -> Position:
+    return pos(foundations={**FULL, "C": "AC"}, tableau=tableau, exposed=[x1, x2])
+
+
+@pytest.mark.parametrize(("x1", "x2", "lost"), [
+    # x1 = 2♣ is needed first and x2 = 3♣ can go only home: the believer, who plays x1 only
+    # after x2, is stuck; the real game plays 2♣ then 3♣.
+    ("2C", "3C", True),
+    # The other way round the believer plays x2 = 2♣ first and wins.
+    ("3C", "2C", False),
+])
+def test_the_last_two_believer_plays_x1_only_after_x2(x1: str, x2: str, lost: bool) -> None:
+    from agnes_teach.generator.players import TRANSFORMS
+
+    position = _cells(x1, x2, ["4C", [], [], [], [], [], []])
+    believed = TRANSFORMS["exposed-cells-as-one-pile"](position)
+    assert believed is not None and believed.exposed[1] == ()
+    assert lost_under(position, MISCONCEPTIONS["stock.last-two"], max_states=0, depth=0) is lost

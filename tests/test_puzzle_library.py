@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from agnes_teach.checker import check_scenario
-from agnes_teach.generator import DIFFICULTIES, THEMES, puzzle_key
+from agnes_teach.generator import DIFFICULTIES, TASKS, THEMES, puzzle_key
 from agnes_teach.scenario import Scenario, load_scenario, scenario_files
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -50,10 +50,16 @@ def test_generated_files_record_what_made_them() -> None:
     assert GENERATED
     for s in GENERATED:
         assert s.raw["difficulty"] in DIFFICULTIES
-        assert isinstance(s.raw["seed"]["candidate"], int)
+        source = s.raw["source"].split()
+        if source == ["built"]:
+            assert isinstance(s.raw["seed"]["candidate"], int)
+        else:  # deal N move K: a position of a solved real deal, its stock shown in order
+            assert source[0] == "deal" and source[2] == "move" and int(source[1]) >= 0 and int(source[3]) >= 0
+            assert not s.position.stock or s.raw.get("stock_shown") is True
         assert s.raw["distractor"]["move"]
         assert set(s.title) >= {"en", "ru", "es"}
-        assert s.task in THEMES[s.themes[0]].tasks
+        # A built puzzle has one of its builder's tasks; a mined one any task its first moves allow.
+        assert s.task in (THEMES[s.themes[0]].tasks if source == ["built"] else TASKS)
         if s.task == "key-move":
             assert "key_move" in s.expect
         if s.task == "trap":

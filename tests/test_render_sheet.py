@@ -14,6 +14,9 @@ from agnes_teach.cli import app
 from agnes_teach.cli import play as _play  # noqa: F401  (registers the commands)
 from agnes_teach.cli import render as _render  # noqa: F401
 from agnes_teach.render.sheet import build_sheet, load_items, sheet_html
+from agnes_teach.scenario import load_scenario
+
+ROOT = Path(__file__).resolve().parent.parent
 
 CYRILLIC = re.compile("[а-яА-ЯёЁ]")
 
@@ -178,3 +181,38 @@ def test_mix_takes_the_easiest_of_each_theme_without_rule_headings() -> None:
             parse_mix(bad)
     with pytest.raises(InputError, match="more puzzles than"):
         load_items([str(DEMO)], "en", mix={"stock.deal": 5})
+
+
+def test_the_key_explains_a_losing_deal_by_the_card_it_buries_in_every_language() -> None:
+    # The reason names the pair the position shows after the deal (generator.refutation): a card
+    # that can only go home, dropped on a card of its suit that must go home first.
+    from agnes_teach.engine import apply_unchecked
+    from agnes_teach.generator.refutation import reason
+    from agnes_teach.moves import DEAL_MOVE
+
+    file = ROOT / "tests" / "hint_positions" / "stock-deal-s103-004.yaml"
+    sc = load_scenario(file)
+    block = reason(sc.position, DEAL_MOVE)
+    assert block is not None
+    after = apply_unchecked(sc.position, DEAL_MOVE)
+    pile = after.pile(block.pile)
+    assert pile.index(block.upper) > pile.index(block.lower)
+    texts = {lang: load_items([str(file)], lang)[0].explanation or "" for lang in ("en", "ru", "es")}
+    from agnes_teach.cards import card_symbol
+
+    for text in texts.values():
+        assert card_symbol(block.upper) in text and card_symbol(block.lower) in text and block.pile in text
+    assert texts["en"].startswith("The move “deal the stock” loses: then")
+    assert "может уйти только в дом" in texts["ru"] and "solo puede ir a su fundación" in texts["es"]
+
+
+def test_a_long_line_ends_in_one_sentence_and_a_shown_stock_is_drawn_face_up() -> None:
+    from agnes_teach.cards import card_symbol
+
+    file = ROOT / "tests" / "mined_positions" / "tableau-empty-d3-m40.yaml"
+    (item,) = load_items([str(file)], "en")
+    assert item.answer_tail is not None and item.answer_tail.startswith("Then the last ")
+    assert not item.answer_words[-1].endswith("foundation")  # the moves home are summed up
+    assert "stock, face up, in dealing order" in item.diagram
+    for card in load_scenario(file).position.stock:
+        assert f'data-card="{card_symbol(card)}"' in item.diagram

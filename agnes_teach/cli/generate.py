@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import sys
+from collections.abc import Callable, Iterable
 from enum import StrEnum
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
@@ -13,22 +14,26 @@ import typer
 from ..errors import InputError, Problem
 from ..generator import DIFFICULTIES, TASKS, THEMES, generate, theme_ids
 from ..generator.canonical import puzzle_key
+from ..generator.core import Puzzle
 from ..generator.output import puzzle_id, scenario_data, to_yaml, write_puzzles
 from ..generator.themes import unavailable
 from ..limits import MAX_GENERATE
-from ..profile import get_profile
+from ..profile import Profile, get_profile
 from ..scenario import load_scenario, scenario_files
 from . import app, input_errors
 from .options import JsonOption, ParentsOption, ProfileOption, check_out
+from .solve import parse_deal_ranges
 
 if TYPE_CHECKING:
     ThemeName = str
     TaskName = str
     DifficultyName = str
+    SourceName = str
 else:  # choices built from the generator's own tables
     ThemeName = StrEnum("ThemeName", [(t, t) for t in theme_ids()])
     TaskName = StrEnum("TaskName", [(t, t) for t in TASKS])
     DifficultyName = StrEnum("DifficultyName", [(d, d) for d in DIFFICULTIES])
+    SourceName = StrEnum("SourceName", [(s, s) for s in ("built", "deals")])
 
 
 @app.command("generate")
@@ -61,6 +66,15 @@ def generate_command(
     max_seconds: Annotated[
         float, typer.Option("--max-seconds", help="Give up (writing nothing) after this many seconds.")
     ] = 180.0,
+    source: Annotated[
+        SourceName, typer.Option("--source", help="built: small endgames built around the lesson; deals: "
+                                 "positions mined from the solved games of --deals where the rule decides "
+                                 "the game (they meet the teaching criteria by construction).")
+    ] = "built",
+    deals: Annotated[
+        str, typer.Option("--deals", help="With --source deals: the deal numbers to mine, in order "
+                          "(e.g. 1-200 or 5,9,20-40).")
+    ] = "1-1000",
     as_json: JsonOption = False,
     parents: ParentsOption = False,
 ) -> None:
@@ -71,10 +85,18 @@ def generate_command(
     up to symmetry.  A claim about a face-down stock is checked for every order
     of its cards, or the file says stock_shown: true.
 
+    With --source deals the puzzles are mid-game positions of real deals
+    (solved, then walked move by move): the misconception loses there, random
+    play wins at most 35%, and the file records "source: deal N move K".
+
     Example: agnes-teach generate --theme tableau.empty --count 4 --seed 1 --out my-puzzles
+
+    Example: agnes-teach generate --theme stock.deal --count 3 --source deals --deals 1-100 --out mined
     """
     # Plain strings from here on: the enums only serve --help and completion (and YAML cannot write them).
     theme = str(theme)
+    source = str(source)
+    deal_numbers = parse_deal_ranges(deals) if source == "deals" else None
     task = str(task) if task is not None else None
     difficulty = str(difficulty) if difficulty is not None else None
     if theme not in THEMES:
@@ -88,6 +110,8 @@ def generate_command(
         raise InputError(f"unknown difficulty {difficulty!r} (one of: {', '.join(DIFFICULTIES)})")
     if not 1 <= count <= MAX_GENERATE:
         raise InputError(f"--count must be 1 to {MAX_GENERATE} (at most {MAX_GENERATE} puzzles per run)")
+    if seed is None and source == "deals":
+        seed = 0  # a mined puzzle depends on its deal alone
     if seed is None:
         import random
 
@@ -114,18 +138,31 @@ def generate_command(
 
     columns = (TextColumn(f"{theme}"), BarColumn(), MofNCompleteColumn(),
                TextColumn("{task.fields[tried]} candidates tried"), TimeElapsedColumn())
+    if deal_numbers is not None:
+        columns = (TextColumn(f"{theme}"), BarColumn(), MofNCompleteColumn(),
+                   TextColumn("deal {task.fields[deal]}, {task.fields[tried]} positions examined"),
+                   TimeElapsedColumn())
     with Progress(*columns, console=_stderr_console(), transient=False) as bar:
-        job = bar.add_task("generate", total=count, tried=0)
+        job = bar.add_task("generate", total=count, tried=0, deal="-")
 
         def show(found: int, tried: int) -> None:
             bar.update(job, completed=found, tried=tried)
 
-        puzzles = generate(theme, count, seed, chosen, difficulty=difficulty, task=task, avoid=taken,
-                           max_seconds=max_seconds, teach=teach, progress=show)
+        if deal_numbers is None:
+            puzzles = generate(theme, count, seed, chosen, difficulty=difficulty, task=task, avoid=taken,
+                               max_seconds=max_seconds, teach=teach, progress=show)
+        else:
+            puzzles = _mine(theme, count, deal_numbers, chosen, difficulty, task, taken, max_seconds,
+                            lambda deal, tried, found: bar.update(job, completed=found, tried=tried,
+                                                                 deal=deal))
     if len(puzzles) < count:
         asked = " ".join(x for x in (f"--task {task}" if task else "", f"--difficulty {difficulty}"
                                      if difficulty else "", "--teach" if teach else "") if x)
         asked = f" with {asked}" if asked else ""
+        if deal_numbers is not None:
+            raise InputError(f"only {len(puzzles)} of {count} puzzles for {theme}{asked} were mined from "
+                             f"deals {deals} within {max_seconds:g} s; nothing was written (try more "
+                             "--deals, a smaller --count, or a larger --max-seconds)")
         raise InputError(f"only {len(puzzles)} of {count} puzzles for {theme}{asked} "
                          f"were found and proved within {max_seconds:g} s or the attempt limit; nothing was "
                          "written (try another --seed, a smaller --count, or a larger --max-seconds)")
@@ -141,6 +178,33 @@ def generate_command(
     print(f"wrote {len(files)} {noun} to {out}", file=sys.stderr)
     if as_json:
         print(json.dumps({"written": [str(out / name) for name, _ in files]}))
+
+
+def _mine(theme: str, count: int, deals: Iterable[int], profile: Profile, difficulty: str | None,
+          task: str | None, taken: set[str], max_seconds: float,
+          progress: Callable[[int, int, int], None]) -> list[Puzzle]:
+    """`count` mined puzzles of the wanted difficulty and task, in deal order.
+
+    Without --difficulty the ratings are spread: at most a third of `count`
+    (rounded up) of each."""
+    from ..generator.mining import mine
+
+    quota = count if difficulty is not None else -(-count // 3)
+    rated: dict[str, int] = {}
+
+    def wanted(puzzle: Puzzle) -> bool:
+        if difficulty is not None and puzzle.difficulty != difficulty:
+            return False
+        if task is not None and puzzle.task != task:
+            return False
+        if rated.get(puzzle.difficulty, 0) >= quota:
+            return False
+        rated[puzzle.difficulty] = rated.get(puzzle.difficulty, 0) + 1
+        return True
+
+    found = mine([theme], deals, profile, want={theme: count}, avoid=taken, max_seconds=max_seconds,
+                 accept=wanted, progress=progress)
+    return [f.puzzle for f in found]
 
 
 def _stderr_console():  # type: ignore[no-untyped-def]

@@ -29,7 +29,12 @@ def neutral_title(lang: str, number: int) -> str:
 
 
 def puzzle_id(puzzle: Puzzle, run_seed: int, number: int) -> str:
-    return f"{puzzle.theme.replace('.', '-')}-s{run_seed}-{number:03d}"
+    """``theme-s<seed>-<n>`` for a built puzzle, ``theme-d<deal>-m<move>`` for one mined from a deal."""
+    stem = puzzle.theme.replace(".", "-")
+    words = puzzle.source.split()
+    if len(words) == 4 and words[0] == "deal":
+        return f"{stem}-d{words[1]}-m{words[3]}"
+    return f"{stem}-s{run_seed}-{number:03d}"
 
 
 def scenario_data(puzzle: Puzzle, run_seed: int, number: int, size: int | None = None) -> dict[str, Any]:
@@ -62,8 +67,9 @@ def scenario_data(puzzle: Puzzle, run_seed: int, number: int, size: int | None =
                      "decisions": int(puzzle.stats.get("decisions", 0)),
                      "refute_depth": int(puzzle.stats.get("refute_depth", 0))},
         "generator": GENERATOR_VERSION,
-        "seed": {"run": run_seed, "candidate": puzzle.seed, "size": puzzle.size},
     }
+    if puzzle.source == "built":  # a mined puzzle depends on its deal alone
+        data["seed"] = {"run": run_seed, "candidate": puzzle.seed, "size": puzzle.size}
     if puzzle.stock_shown:
         data["stock_shown"] = True
     if puzzle.hidden_stock is not None:

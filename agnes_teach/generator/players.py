@@ -20,14 +20,16 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Literal
 
 from ..cards import rank_of
-from ..engine import apply_unchecked, legal_moves, locate
+from ..engine import apply_unchecked, builds_on, legal_moves, locate
 from ..moves import Move
 from ..position import Position
 from ..registry import RuleId
+from ..solver import canonical_key, solve
+from ..solver.fast import Rules
 from .detectors import (
     fills_empty_column,
     moves_run,
@@ -43,6 +45,8 @@ PLAYOUTS = 200  # the generator's and the checker's count (fixed seed): cheap an
 PLAYOUT_SEED = 8
 RANDOM_MAX = 0.35  # criterion 1: random play may win at most this share
 MAX_STATES = 30_000  # the most states ``lost_under`` explores before it answers "unknown"
+BELIEF_NODES = 300_000  # the solver's budget (states) for one verdict of the believer's game
+TREE_DEPTH = 1  # how many believer moves the tree test looks ahead before the full game's solver decides
 
 MovePredicate = Callable[[Position, Move], bool]
 
@@ -101,6 +105,12 @@ class Misconception:
     belief: str
     kind: Literal["forbid", "force"]
     predicate: str
+    # How "lost under the belief" is proved beyond a small exhaustive search (see ``lost_under``):
+    # the solver's tables restricted by name (RESTRICTIONS), or an argument from the position
+    # alone (ARGUMENTS).  None: the believer's tree, with the real game's solver at its leaves.
+    restriction: str | None = None
+    argument: str | None = None
+    transform: str | None = None  # a position whose real game is the believer's game (TRANSFORMS)
 
     def allowed(self, pos: Position, moves: list[Move]) -> list[Move]:
         """The moves a believer considers in `pos` (home moves are never forbidden by a force)."""
@@ -117,20 +127,20 @@ MISCONCEPTIONS: dict[str, Misconception] = {
     m.theme: m
     for m in (
         Misconception(RuleId.TABLEAU_EMPTY, "empty columns are for Kings", "forbid",
-                      "non-king-into-empty-column"),
+                      "non-king-into-empty-column", restriction="empty-column-kings-only"),
         Misconception(RuleId.STOCK_DEAL, "deal whenever nothing is obvious", "force", "deal"),
         Misconception(RuleId.TABLEAU_WRAP, "ranks stop at the King: nothing goes on an Ace", "forbid",
-                      "king-onto-ace"),
+                      "king-onto-ace", restriction="no-tableau-wrap"),
         Misconception(RuleId.FOUNDATION_WRAP, "ranks stop at the King: an Ace never follows it", "forbid",
-                      "ace-onto-king-foundation"),
+                      "ace-onto-king-foundation", argument="a-foundation-must-pass-its-king"),
         Misconception(RuleId.TABLEAU_RUN, "move one card at a time", "forbid", "multi-card-move"),
         Misconception(RuleId.RESERVE_TOP,
                       "a visible covered card is playable, so nothing needs moving off it", "forbid",
-                      "uncover-reserve-card"),
+                      "uncover-reserve-card", argument="a-reserve-card-is-covered"),
         Misconception(RuleId.STOCK_LAST_TWO, "only one exposed card is free (the last one dealt)", "forbid",
-                      "play-lower-exposed-cell"),
+                      "play-lower-exposed-cell", transform="exposed-cells-as-one-pile"),
         Misconception(RuleId.FOUNDATION_START, "foundations start with Aces", "forbid",
-                      "start-foundation-not-ace"),
+                      "start-foundation-not-ace", argument="a-foundation-is-empty"),
     )
 }
 
@@ -185,12 +195,77 @@ def win_rate(pos: Position, policy: Policy, playouts: int = PLAYOUTS, seed: int 
     return sum(playout(pos, policy, rng) for _ in range(playouts)) / playouts
 
 
-def lost_under(pos: Position, misconception: Misconception, max_states: int = MAX_STATES) -> bool | None:
-    """Is `pos` lost for every player who holds `misconception`?  None: too many states to tell.
+def _kings_only_into_empty(rules: Rules) -> None:
+    rules.is_empty_rank = [ok and rank_of(c) == 13 for c, ok in enumerate(rules.is_empty_rank)]
 
-    Explores every state reachable by the moves the believer allows; the
-    position is lost under the belief when none of them is won.
-    """
+
+def _no_tableau_wrap(rules: Rules) -> None:
+    rules.wrap = False
+    rules.hosts = [[t for t in range(52) if builds_on(c, t, False)] for c in range(52)]
+    rules.on = bytearray(52 * 52)
+    for c in range(52):
+        for t in rules.hosts[c]:
+            rules.on[c * 52 + t] = 1
+    rules.guests = [[c for c in range(52) if rules.on[c * 52 + t]] for t in range(52)]
+
+
+# Restrictions of the solver's tables, by name: each removes exactly the moves its belief forbids,
+# and nothing else, so the solver (with its own pruning, argued for any tables) decides the
+# believer's game exactly.
+RESTRICTIONS: dict[str, Callable[[Rules], None]] = {
+    "empty-column-kings-only": _kings_only_into_empty,
+    "no-tableau-wrap": _no_tableau_wrap,
+}
+
+
+def _must_pass_king(pos: Position) -> bool:
+    """Some suit's foundation still needs its Ace on its King (the base is not an Ace)."""
+    ace_at = (1 - pos.base) % 13  # the Ace's place in the foundation's order
+    return pos.base != 1 and any(count <= ace_at for count in pos.foundations)
+
+
+def _foundation_empty(pos: Position) -> bool:
+    """Some foundation is still empty and must be opened by a base card that is not an Ace."""
+    return pos.base != 1 and any(count == 0 for count in pos.foundations)
+
+
+def _reserve_card_covered(pos: Position) -> bool:
+    """A reserve pile holds two or more cards: the believer never moves its top, so the card under
+    it never comes free (piles only grow), and a game needs every card home."""
+    return any(len(pile) >= 2 for pile in pos.reserve)
+
+
+# Arguments from the position alone: when true, no game under the belief can be won.
+ARGUMENTS: dict[str, Callable[[Position], bool]] = {
+    "a-foundation-must-pass-its-king": _must_pass_king,
+    "a-foundation-is-empty": _foundation_empty,
+    "a-reserve-card-is-covered": _reserve_card_covered,
+}
+
+
+def _exposed_as_one_pile(pos: Position) -> Position | None:
+    """With the stock dealt out and both exposed cells full, the believer plays x1 only after x2,
+    as if x2 lay on x1: the real game of one pile (x1 under x2) and an empty cell."""
+    if pos.stock or len(pos.exposed) != 2 or not all(pos.exposed):
+        return None
+    (low,), (high,) = pos.exposed
+    return replace(pos, exposed=((low, high), ()))
+
+
+# Positions whose real game is exactly the believer's game (None where that does not hold).
+TRANSFORMS: dict[str, Callable[[Position], Position | None]] = {
+    "exposed-cells-as-one-pile": _exposed_as_one_pile,
+}
+
+
+def restricted_rules(pos: Position, restriction: str) -> Rules:
+    """The solver's tables for `pos` with the moves of `restriction` removed."""
+    rules = Rules(pos)
+    RESTRICTIONS[restriction](rules)
+    return rules
+
+
+def _explore(pos: Position, misconception: Misconception, max_states: int) -> bool | None:
     seen = {state_key(pos)}
     todo = [pos]
     while todo:
@@ -206,3 +281,47 @@ def lost_under(pos: Position, misconception: Misconception, max_states: int = MA
                 seen.add(key)
                 todo.append(nxt)
     return True
+
+
+def _tree(pos: Position, misconception: Misconception, depth: int, nodes: int,
+          cache: dict[bytes, str]) -> bool | None:
+    """True when every line of `depth` believer moves ends in a position the real game's solver
+    proves lost (then no game under the belief wins); None when that cannot be shown."""
+    key = canonical_key(pos)
+    if key not in cache:
+        cache[key] = "won" if pos.is_won() else solve(pos, nodes=nodes).status
+    if cache[key] == "lost":
+        return True
+    if pos.is_won() or depth == 0:
+        return None
+    for move in misconception.allowed(pos, legal_moves(pos)):
+        if _tree(apply_unchecked(pos, move), misconception, depth - 1, nodes, cache) is not True:
+            return None
+    return True  # every believer move loses (or the believer has no move at all)
+
+
+def lost_under(pos: Position, misconception: Misconception, max_states: int = MAX_STATES,
+               nodes: int = BELIEF_NODES, depth: int = TREE_DEPTH) -> bool | None:
+    """Is `pos` lost for every player who holds `misconception`?  None: could not tell.
+
+    Every answer is exact.  In turn: the misconception's argument from the
+    position (a foundation that can never be completed under the belief);
+    the solver on the tables restricted by the belief (``restriction``), or
+    on a position whose real game is the believer's (``transform``);
+    every state the believer's moves reach, when there are at most
+    `max_states`; and last the believer's tree: every line of `depth` moves
+    the belief allows ends in a position the solver proves lost in the real
+    game (a restriction of a lost game is lost).
+    """
+    if misconception.argument is not None and ARGUMENTS[misconception.argument](pos):
+        return True
+    if misconception.restriction is not None:
+        status = solve(pos, nodes=nodes, rules=restricted_rules(pos, misconception.restriction)).status
+        return None if status == "unknown" else status == "lost"
+    believed = TRANSFORMS[misconception.transform](pos) if misconception.transform is not None else None
+    if believed is not None:
+        status = solve(believed, nodes=nodes).status
+        return None if status == "unknown" else status == "lost"
+    if _tree(pos, misconception, depth, nodes, {}):
+        return True
+    return _explore(pos, misconception, max_states)

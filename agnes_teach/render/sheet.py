@@ -45,6 +45,7 @@ class SheetItem:
     stock_note: str | None = None  # the stock face up, in dealing order (stock_shown: true)
     explanation: str | None = None  # why the tempting move fails
     show_title: bool = True  # a generated puzzle's neutral title ("Puzzle 3") would clash with its number
+    answer_tail: str | None = None  # "then the last N cards go home" for a line that ends so
 
 
 DIFFICULTY_ORDER = {"easy": 0, "medium": 1, "hard": 2}
@@ -58,13 +59,37 @@ def difficulty_label(difficulty: str | None, lang: str) -> str | None:
     return i18n.text(lang, "sheet", "Difficulty: {level}", level=word)
 
 
+def legal(pos: Position, move: Move) -> bool:
+    from ..engine import refusal
+
+    return refusal(pos, move) is None
+
+
 def explanation(sc: Scenario, lang: str) -> str | None:
-    """Why the tempting move fails: the rule that refuses it, or the solver's proof that it loses."""
+    """Why the tempting move fails: the rule that refuses it, or, for a legal one the solver proves
+    losing, the deadlock the position shows after it (generator.refutation), if one shows."""
+    from ..cards import card_symbol
+    from ..generator.refutation import reason
+    from ..moves import parse_move_text
+
     illegal = sc.expect.get("illegal") or {}
-    if sc.task in ("trap", "key-move", "win") and "trap_move" in sc.expect:
-        got = _resolved(sc.position, sc.expect["trap_move"])
-        if got is not None:
+    tempting = sc.expect.get("trap_move")
+    if tempting is None and sc.task == "key-move" and isinstance(sc.raw.get("distractor"), dict):
+        # A key-move puzzle's tempting move is recorded as its distractor; the checker proved the
+        # key move the only winning one, so a legal distractor loses.
+        text = sc.raw["distractor"].get("move")
+        tempting = parse_move_text(text) if isinstance(text, str) else None
+    if sc.task in ("trap", "key-move", "win") and tempting is not None:
+        got = _resolved(sc.position, tempting)
+        if got is not None and legal(sc.position, got):
             shown = move_words(got, lang) if got.is_deal else f"{got.symbol_text()} ({move_words(got, lang)})"
+            block = reason(sc.position, got)
+            if block is not None:
+                return i18n.text(lang, "sheet", "The move “{move}” loses: then {upper} covers {lower} in "
+                                 "{pile}; {upper} can go only to its foundation, which needs {lower} first, "
+                                 "so no line brings every card home.", move=shown,
+                                 upper=card_symbol(block.upper), lower=card_symbol(block.lower),
+                                 pile=block.pile)
             return i18n.text(lang, "sheet", "The move “{move}” loses: after it no line brings every card "
                              "home (the solver proves it).", move=shown)
     for text, rule_id in illegal.items():
@@ -202,6 +227,22 @@ def _mixed(loaded: list[Scenario], mix: dict[str, int]) -> list[Scenario]:
     return sorted(chosen, key=lambda s: DIFFICULTY_ORDER.get(str(s.raw.get("difficulty")), 1))
 
 
+HOME_TAIL_MIN = 4  # a long winning line ending in at least this many moves home prints them as one sentence
+LONG_LINE = 20  # shorter lines are printed whole: an endgame's moves home are part of its answer
+
+
+def _home_tail(moves: list[Move]) -> tuple[list[Move], int]:
+    """(the moves to print, how many moves home end the line and are summed up in words).
+
+    Once only moves home are left, their order is whatever frees each card:
+    a mined game's last 30 moves home would fill the key without teaching."""
+    cut = len(moves)
+    while cut and moves[cut - 1].dest == "f":
+        cut -= 1
+    tail = len(moves) - cut
+    return (moves[:cut], tail) if tail >= HOME_TAIL_MIN and cut and len(moves) > LONG_LINE else (moves, 0)
+
+
 def load_items(
     paths: Sequence[str], lang: str, progress: Callable[[str], None] | None = None,
     mix: dict[str, int] | None = None,
@@ -240,15 +281,20 @@ def load_items(
             continue
         title = scenario_title(sc, lang)
         theme = sc.themes[0] if sc.themes else None
+        shown, tail = _home_tail(moves)
         items.append(SheetItem(
             number=len(items) + 1,
             id=sc.id,
             title=title,
             instruction=instruction(sc.task, lang),
-            diagram=position_svg(sc.position, lang, caption=title),
+            diagram=position_svg(sc.position, lang, caption=title,
+                                 stock_shown=sc.raw.get("stock_shown") is True),
             answer_label=label,
-            answer_notation=" ".join(m.symbol_text() for m in moves),
-            answer_words=tuple(move_words(m, lang) for m in moves),
+            answer_notation=" ".join(m.symbol_text() for m in shown),
+            answer_words=tuple(move_words(m, lang) for m in shown),
+            answer_tail=i18n.ntext(lang, "sheet", "Then the last {n} card goes home.",
+                                   "Then the last {n} cards go home, each as soon as it is free.", tail)
+            if tail else None,
             theme=theme,
             rule=i18n.text(lang, "rule-title", theme) if theme and theme != previous_theme and mix is None
             else None,

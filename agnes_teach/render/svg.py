@@ -193,8 +193,25 @@ def _arrow(x1: float, y1: float, x2: float, y2: float) -> str:
     )
 
 
-def position_svg(pos: Position, lang: str = "en", move: Move | None = None, caption: str = "") -> Markup:
-    """The diagram of `pos` as an ``<svg>`` element; `move` is drawn as an arrow."""
+def _stock_rows(pos: Position) -> list[tuple[int, ...]]:
+    """The stock's cards in dealing order, one row per deal still to come."""
+    rows: list[tuple[int, ...]] = []
+    left = tuple(pos.stock)
+    for targets in pos.profile.stock_deals[pos.deals_done:]:
+        if left:
+            rows.append(left[:len(targets)])
+            left = left[len(targets):]
+    if left:
+        rows.append(left)
+    return rows
+
+
+def position_svg(pos: Position, lang: str = "en", move: Move | None = None, caption: str = "",
+                 stock_shown: bool = False) -> Markup:
+    """The diagram of `pos` as an ``<svg>`` element; `move` is drawn as an arrow.
+
+    `stock_shown` (a scenario's ``stock_shown: true``) adds the stock's cards
+    face up under the reserve, in dealing order, one row per deal to come."""
     i18n.check_lang(lang)
     lay = _layout(pos)
     t = i18n.text
@@ -266,6 +283,17 @@ def position_svg(pos: Position, lang: str = "en", move: Move | None = None, capt
 
     if move is not None and move.card is not None:
         parts.append(_move_arrow(pos, lay, move))
+
+    if stock_shown and pos.stock:
+        y = lay.height - MARGIN + 6 + LABEL_H
+        note = t(lang, "diagram", "stock, face up, in dealing order (a row per deal)")
+        parts.append(f'<text x="{MARGIN:g}" y="{y - 5:g}" font-size="11" fill="#333333">'
+                     f"{escape(note)}</text>")
+        for row in _stock_rows(pos):
+            for i, shown in enumerate(row):
+                parts.append(_card(shown, MARGIN + (i % 7) * PITCH, y + (i // 7) * (CARD_H + 6), lang))
+            y += ((len(row) - 1) // 7 + 1) * (CARD_H + 6)
+        lay.height = y - 6 + MARGIN
 
     label = caption or t(lang, "diagram", "Position diagram")
     return Markup(

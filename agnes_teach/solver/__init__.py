@@ -51,6 +51,7 @@ def solve(
     prune: bool = True,
     orders: Iterable[bool] = (False, True),
     engine: Engine = "auto",
+    rules: Rules | None = None,
 ) -> SolveResult:
     """Decide `pos` exactly within a budget of `seconds` and/or expanded `nodes`.
 
@@ -68,10 +69,15 @@ def solve(
     one stops with ``unknown`` if its transposition table fills
     (:data:`.compiled.DEFAULT_SLOTS`).  A win is replayed through the engine
     before it is returned.
+
+    ``rules`` replaces the tables the search derives from the profile (default
+    ``Rules(pos)``): a restriction of them (fewer hosts, no empty-column
+    entries) decides the game of a player who never makes the removed moves;
+    such a win is still replayed through the engine under the real rules.
     """
     start = time.perf_counter()
     deadline = start + seconds if seconds is not None else None
-    rules = Rules(pos)
+    rules = rules or Rules(pos)
     if engine == "c" and not compiled.AVAILABLE:
         raise RuntimeError("the compiled search is not built (install with a C compiler)")
     use_c = engine == "c" or (engine == "auto" and compiled.AVAILABLE)

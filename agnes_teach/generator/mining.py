@@ -1,0 +1,250 @@
+"""Puzzles from real play: positions of solved deals where the theme's rule decides the game.
+
+Small endgames built around a lesson are almost all reversible, so random
+play wins them; positions from the middle of real games are not.  The miner
+solves a deal (the compiled solver, bounded by states), walks the winning
+line and, at each position, asks whether the theme's rule decides the game
+there:
+
+* the line uses the theme within its next moves (the theme's detector);
+* the position is **lost under the theme's misconception** (exactly:
+  :func:`players.lost_under`: an argument, the solver on restricted tables, or
+  the believer's tree with the real game's solver at its leaves), so the
+  misconception player must lose;
+* random play wins at most 35% (the checker's playouts and seed), at least
+  three distinct first moves are on offer, and a key-move or trap puzzle has
+  at least two first moves that lose;
+* a medium or hard rating needs at least two decision points on the line.
+
+The puzzle's task follows from the first moves' verdicts: ``key-move`` when
+exactly one distinct first move keeps the win and it uses the theme;
+``trap`` when the misconception's own move (the early deal) is among the
+losing ones; ``win`` otherwise.  Cards left in the stock are shown face up
+(``stock_shown: true``): the position comes from a real deal whose order is
+known.  Every verdict is budgeted in states, never seconds, so a run is
+reproducible.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass
+
+from ..deal import deal as deal_position
+from ..engine import apply_unchecked, legal_moves
+from ..moves import DEAL_MOVE, Move
+from ..position import Position
+from ..profile import Profile
+from ..solver import solve
+from .canonical import puzzle_key
+from .core import Puzzle, Tally, random_rate
+from .detectors import LESSON_WINDOW, Lesson
+from .distractors import Distractor, tempting_loss
+from .players import MISCONCEPTIONS, PLAYOUT_SEED, PLAYOUTS, lost_under, misconception_policy, win_rate
+from .teaching import MIN_DECISIONS, MIN_FIRST_MOVES, MIN_WRONG_FIRST, decision_points, distinct_children
+from .themes import THEMES
+
+DEAL_NODES = 400_000  # solving a whole deal
+VERDICT_NODES = 100_000  # one first move's verdict
+FIRST_MOVE = 15  # earlier positions are openings: nearly the whole game still to play
+# ... except for the deal, whose lesson lives in the opening while the stock is full.
+FIRST_MOVE_OF: dict[str, int] = {"stock.deal": 4}
+TAIL_MOVES = 6  # positions this close to the end are won by anyone
+HARD_RANDOM_MAX = 0.02  # hard: random play (almost) never wins, and 4+ decision points
+MEDIUM_RANDOM_MAX = 0.12
+DECISION_WINDOW = 24
+SPACING = 6  # two puzzles of one theme from one game lie at least this many moves apart
+
+
+@dataclass
+class Found:
+    """One mined puzzle and where it comes from."""
+
+    puzzle: Puzzle
+    deal: int
+    move: int
+
+
+def solved_line(number: int, profile: Profile, nodes: int = DEAL_NODES) -> list[Move] | None:
+    """The solver's winning line of deal `number`, or None (lost, or undecided within `nodes`)."""
+    result = solve(deal_position(number, profile), nodes=nodes)
+    return result.solution if result.status == "won" else None
+
+
+def mined_difficulty(random: float, decisions: int) -> str:
+    """The rating from measured play: random play's win rate and the decision points on the line."""
+    if decisions < MIN_DECISIONS or random > MEDIUM_RANDOM_MAX:
+        return "easy"
+    if random <= HARD_RANDOM_MAX and decisions >= 2 * MIN_DECISIONS:
+        return "hard"
+    return "medium"
+
+
+def _restricts(theme: str, pos: Position, moves: list[Move]) -> bool:
+    """Does the misconception change anything here (forbid a legal move, or force one)?"""
+    misconception = MISCONCEPTIONS[theme]
+    return len(misconception.allowed(pos, moves)) != len(moves)
+
+
+def _verdicts(pos: Position, nodes: int) -> dict[bytes, tuple[Move, str]]:
+    out: dict[bytes, tuple[Move, str]] = {}
+    for key, (move, after) in distinct_children(pos).items():
+        out[key] = (move, "won" if after.is_won() else solve(after, nodes=nodes).status)
+    return out
+
+
+class _ThemeTally(Tally):
+    """Reasons counted per theme ("tableau.empty: random play wins")."""
+
+    def __init__(self, theme: str, into: Tally) -> None:
+        super().__init__(into.counts)
+        self.theme = theme
+
+    def add(self, reason: str) -> None:
+        super().add(f"{self.theme}: {reason}")
+
+
+def examine(theme_id: str, pos: Position, line: list[Move], source: str, *, tally: Tally | None = None,
+            nodes: int = VERDICT_NODES) -> Puzzle | None:
+    """The puzzle at `pos` (won by `line`) for `theme_id`, or None with the reason in `tally`.
+
+    Cheapest tests first: the theme on the line, a real choice, random play,
+    the misconception, the first moves' verdicts, the decision points."""
+    tally = _ThemeTally(theme_id, tally or Tally())
+    theme = THEMES[theme_id]
+    moves = legal_moves(pos)
+    if not _restricts(theme_id, pos, moves):
+        tally.add("the belief changes nothing here")
+        return None
+    deal_possible = DEAL_MOVE in moves
+    # The stock.deal detector needs the deal proved losing: assume it for the cheap test.
+    assumed = (DEAL_MOVE,) if deal_possible else ()
+    if not theme.detect(Lesson(pos, tuple(line), assumed, within=LESSON_WINDOW)):
+        tally.add("theme not on the line")
+        return None
+    children = distinct_children(pos)
+    if len(children) < MIN_FIRST_MOVES:
+        tally.add("fewer than 3 first moves")
+        return None
+    misconception = MISCONCEPTIONS[theme_id]
+    if lost_under(pos, misconception, max_states=0, nodes=nodes) is not True:
+        tally.add("not lost under the misconception")
+        return None
+    rate = random_rate(pos)
+    if rate is None:
+        tally.add("random play wins")
+        return None
+    verdicts = _verdicts(pos, nodes)
+    statuses = [status for _, status in verdicts.values()]
+    if "unknown" in statuses:
+        tally.add("a first move undecided")
+        return None
+    losing = tuple(move for move, status in verdicts.values() if status == "lost")
+    winning = [move for move, status in verdicts.values() if status == "won"]
+    if not theme.detect(Lesson(pos, tuple(line), losing, within=LESSON_WINDOW)):
+        tally.add("theme not on the line")
+        return None
+    key_move = trap_move = None
+    task = "win"
+    if len(winning) == 1 and len(losing) >= MIN_WRONG_FIRST:
+        after = apply_unchecked(pos, winning[0])
+        rest = solve(after, nodes=nodes).solution
+        if theme.detect(Lesson(pos, (winning[0], *rest), losing, within=1)):
+            task, key_move, line = "key-move", winning[0], [winning[0], *rest]
+    if task == "win" and len(losing) >= MIN_WRONG_FIRST:
+        forced = [m for m in misconception.allowed(pos, moves) if m in losing]
+        if misconception.kind == "force" and forced:
+            task, trap_move = "trap", forced[0]
+    distractor = theme.distract(pos, tuple(line), losing)
+    if distractor is None or (distractor.rule is None and distractor.move not in losing):
+        tempting = tempting_loss(pos, tuple(line), losing) or (losing[0] if losing else None)
+        if tempting is None:
+            tally.add("no tempting wrong move")
+            return None
+        distractor = Distractor(tempting, None)
+    if trap_move is not None:
+        distractor = Distractor(trap_move, None)
+    # Counted along the first DECISION_WINDOW moves only: a lower bound of the whole line's count
+    # (which the checker takes), so a rating that needs decision points never claims too many.
+    decisions, unknown = decision_points(pos, line[:DECISION_WINDOW])
+    believer = win_rate(pos, misconception_policy(misconception), PLAYOUTS, PLAYOUT_SEED)
+    difficulty = mined_difficulty(rate, decisions)
+    stats = {"random": rate, "decisions": float(decisions), "misconception": believer,
+             "first_moves": float(len(children)), "losing_first": float(len(losing)),
+             "refute_depth": 1.0 if distractor.rule is None else 0.0, "unknown": float(unknown)}
+    return Puzzle(theme_id, task, 0, pos, list(line), distractor, difficulty,
+                  score=1.0 - rate, key=puzzle_key(pos), key_move=key_move, trap_move=trap_move,
+                  stats=stats, stock_shown=bool(pos.stock), source=source)
+
+
+def positions(number: int, profile: Profile, line: list[Move],
+              first: int = FIRST_MOVE) -> Iterator[tuple[int, Position, list[Move]]]:
+    """(move number, position, the rest of the line) along a deal's winning line."""
+    pos = deal_position(number, profile)
+    for k, move in enumerate(line):
+        if first <= k <= len(line) - TAIL_MOVES:
+            yield k, pos, line[k:]
+        pos = apply_unchecked(pos, move)
+
+
+def mine(themes: Iterable[str], deals: Iterable[int], profile: Profile, *, want: dict[str, int] | None = None,
+         avoid: set[str] | None = None, max_seconds: float | None = None, per_deal: int = 2,
+         tally: Tally | None = None, progress: Callable[[int, int, int], None] | None = None,
+         accept: Callable[[Puzzle], bool] | None = None,
+         deal_nodes: int = DEAL_NODES, nodes: int = VERDICT_NODES) -> list[Found]:
+    """Mine the deals in order for puzzles of `themes`, at most `want[theme]` each (default no limit).
+
+    Each line is walked from its end backwards, so the later (easier)
+    positions of a game come first.  At most `per_deal` puzzles per theme
+    come from one deal (positions of one game look alike), at least
+    ``SPACING`` moves apart; no two are the same up to symmetry, nor equal to
+    one in `avoid`; `accept` (e.g. a quota per difficulty) may refuse one.
+    `progress(deal, positions examined, found)` after each position.  The
+    clock only stops the run; what a deal gives never depends on it."""
+    themes = list(themes)
+    taken = set(avoid or ())
+    tally = tally or Tally()
+    deadline = time.monotonic() + max_seconds if max_seconds is not None else None
+    out: list[Found] = []
+    examined = 0
+    counts = {t: 0 for t in themes}
+    for number in deals:
+        open_themes = [t for t in themes if want is None or counts[t] < want.get(t, 0)]
+        if not open_themes or (deadline is not None and time.monotonic() > deadline):
+            break
+        line = solved_line(number, profile, deal_nodes)
+        if line is None:
+            tally.add("deal not solved")
+            continue
+        from_deal = {t: 0 for t in themes}
+        last_at = {t: 10**6 for t in themes}
+        first = min(FIRST_MOVE_OF.get(t, FIRST_MOVE) for t in open_themes)
+        for k, pos, rest in reversed(list(positions(number, profile, line, first))):
+            if deadline is not None and time.monotonic() > deadline:
+                break
+            for theme in open_themes:
+                if k < FIRST_MOVE_OF.get(theme, FIRST_MOVE) or from_deal[theme] >= per_deal \
+                        or last_at[theme] - k < SPACING \
+                        or (want is not None and counts[theme] >= want.get(theme, 0)):
+                    continue
+                examined += 1
+                puzzle = examine(theme, pos, rest, f"deal {number} move {k}", tally=tally, nodes=nodes)
+                if puzzle is None:
+                    continue
+                if puzzle.key in taken:
+                    tally.add("duplicate")
+                    continue
+                if accept is not None and not accept(puzzle):
+                    tally.add(f"{theme}: not wanted ({puzzle.difficulty}, {puzzle.task})")
+                    continue
+                taken.add(puzzle.key)
+                puzzle.seed = number
+                counts[theme] += 1
+                from_deal[theme] += 1
+                last_at[theme] = k
+                out.append(Found(puzzle, number, k))
+            if progress:
+                progress(number, examined, len(out))
+    return out
+
