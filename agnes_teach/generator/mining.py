@@ -36,6 +36,7 @@ from ..engine import apply_unchecked, legal_moves
 from ..moves import DEAL_MOVE, Move
 from ..position import Position
 from ..profile import Profile
+from ..registry import RuleId
 from ..solver import solve
 from .canonical import puzzle_key
 from .core import Puzzle, Tally, random_rate
@@ -49,7 +50,7 @@ DEAL_NODES = 400_000  # solving a whole deal
 VERDICT_NODES = 100_000  # one first move's verdict
 FIRST_MOVE = 15  # earlier positions are openings: nearly the whole game still to play
 # ... except for the deal, whose lesson lives in the opening while the stock is full.
-FIRST_MOVE_OF: dict[str, int] = {"stock.deal": 4}
+FIRST_MOVE_OF: dict[str, int] = {RuleId.STOCK_DEAL: 4}
 TAIL_MOVES = 6  # positions this close to the end are won by anyone
 HARD_RANDOM_MAX = 0.02  # hard: random play (almost) never wins, and 4+ decision points
 MEDIUM_RANDOM_MAX = 0.12
