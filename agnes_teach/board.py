@@ -7,9 +7,11 @@ generator all read these (one ``run_start``, one build table per profile).
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cache
 
 from .cards import Card, is_red, rank_of, suit_of
 from .position import Pile, Position
+from .profile import Profile, RankCycle, RunLink, TableauBuild
 
 
 @dataclass(frozen=True, slots=True)
@@ -68,6 +70,75 @@ def is_run(pile: Pile, start: int, wrap: bool) -> bool:
 def run_start(pile: Pile, wrap: bool) -> int:
     """Index of the lead card of the longest valid run at the top of `pile`."""
     table = _BUILDS[wrap]
+    i = len(pile) - 1
+    while i > 0 and table[pile[i] * 52 + pile[i - 1]]:
+        i -= 1
+    return i
+
+
+# ------------------------------------------------ the profile's own tables
+#
+# Which card may lie on which (the build) and which cards form a run that
+# moves together (the link) come from the profile's vocabulary and the base;
+# the engine, the rule predicates and the solver's fast state all read these
+# tables, indexed card * 52 + target.
+
+
+def _follows(card: int, target: int, cycle: RankCycle, base: int) -> bool:
+    """Is `card` one rank below `target` in the tableau's order of ranks?"""
+    r, t = rank_of(card), rank_of(target)
+    if cycle == RankCycle.FROM_BASE:
+        return (t - base) % 13 == (r - base) % 13 + 1
+    return t == r + 1 or (cycle == RankCycle.WRAP and r == 13 and t == 1)
+
+
+@cache
+def build_table(build: TableauBuild, cycle: RankCycle, base: int) -> bytes:
+    """[card * 52 + target]: may `card` be laid on the column top `target`?"""
+    same = build == TableauBuild.SAME_COLOUR
+    return bytes(
+        int(c != t and (is_red(c) == is_red(t)) == same and _follows(c, t, cycle, base))
+        for c in range(52) for t in range(52)
+    )
+
+
+@cache
+def link_table(link: RunLink, cycle: RankCycle, base: int) -> bytes:
+    """[card * 52 + below]: does `card` lying on `below` continue a run that moves together?"""
+    if link == RunLink.ALTERNATE:
+        return build_table(TableauBuild.ALTERNATE, cycle, base)
+    return bytes(
+        int(c != t and suit_of(c) == suit_of(t) and _follows(c, t, cycle, base))
+        for c in range(52) for t in range(52)
+    )
+
+
+def builds(profile: Profile, base: int) -> bytes:
+    return build_table(profile.tableau_build, profile.rank_cycle, base)
+
+
+def links(profile: Profile, base: int) -> bytes:
+    return link_table(profile.run_link, profile.rank_cycle, base)
+
+
+def fits(pos: Position, card: int, target: int) -> bool:
+    """May `card` be laid on the column top `target` in this position's game?"""
+    return bool(builds(pos.profile, pos.base)[card * 52 + target])
+
+
+def is_run_at(pos: Position, pile: Pile, start: int) -> bool:
+    """Is pile[start:] one run, by the profile's link (it may then move together)?"""
+    table = links(pos.profile, pos.base)
+    return all(table[pile[j] * 52 + pile[j - 1]] for j in range(start + 1, len(pile)))
+
+
+def top_run_start(pos: Position, pile: Pile) -> int:
+    """Index of the lead card of the longest run at the top of `pile`, by the profile's link."""
+    return run_start_in(links(pos.profile, pos.base), pile)
+
+
+def run_start_in(table: bytes | bytearray, pile: Pile | list[int]) -> int:
+    """The one run scan: down from the top while each card links to the one below it."""
     i = len(pile) - 1
     while i > 0 and table[pile[i] * 52 + pile[i - 1]]:
         i -= 1

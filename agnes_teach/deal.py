@@ -10,16 +10,16 @@ The shuffle is simple enough to do by hand (the README spells it out):
 3. Fisher-Yates from the end: for ``i`` = 51 down to 1, draw ``n`` and swap
    the cards at ``i`` and ``n mod (i + 1)``.
 4. Deal from index 0: the base card to its foundation (profiles with a dealt
-   base), the tableau row by row (row k gives one card to each of columns
-   t(k+1)..t7), one card on each reserve pile r1.., and the rest is the stock
-   in order.
+   base; Agnes Sorel deals it right after the tableau), the tableau row by row
+   (each row gives one card to every column not yet full, left to right), one
+   card on each reserve pile r1.., and the rest is the stock in order.
 """
 
 from __future__ import annotations
 
 from .cards import Card, rank_of, suit_of
 from .position import Position
-from .profile import Profile, get_profile
+from .profile import BaseCard, Profile, get_profile
 
 MAX_SEED = 2**31 - 1
 
@@ -48,18 +48,24 @@ def deal(seed: int, profile: Profile | None = None) -> Position:
     deck = shuffled_deck(seed)
     k = 0
     foundations = [0, 0, 0, 0]
-    if p.base_rank is None:
-        base = rank_of(deck[0])
-        foundations[suit_of(deck[0])] = 1
-        k = 1
-    else:
-        base = p.base_rank
+    base = p.base_rank or 0
+
+    def deal_base() -> None:
+        nonlocal k, base
+        base = rank_of(deck[k])
+        foundations[suit_of(deck[k])] = 1
+        k += 1
+
+    if p.base_card == BaseCard.FIRST:
+        deal_base()
     columns: list[list[Card]] = [[] for _ in p.column_lengths]
     for row in range(max(p.column_lengths)):
         for c, length in enumerate(p.column_lengths):
             if row < length:
                 columns[c].append(deck[k])
                 k += 1
+    if p.base_card == BaseCard.AFTER_TABLEAU:
+        deal_base()  # Agnes Sorel: the 29th card
     reserve = tuple((deck[k + i],) for i in range(p.reserve_piles))
     k += p.reserve_piles
     return Position(

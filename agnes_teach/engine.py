@@ -10,20 +10,24 @@ from __future__ import annotations
 from dataclasses import replace
 
 from .board import (
-    _BUILDS,
     Place,
+    builds,
     builds_on,
     is_run,
+    links,
     locate,
     next_foundation_rank,
     pile_exists,
     run_start,
+    run_start_in,
+    top_run_start,
 )
 from .cards import Card, rank_name, suit_of
 from .errors import AmbiguousMoveError, IllegalMoveError
 from .moves import DEAL, DEAL_MOVE, Move, MoveText
 from .position import Pile, Position
 from .predicates import Refusal, first_refusal
+from .profile import EmptyFill
 from .registry import RuleId
 
 __all__ = [
@@ -68,7 +72,7 @@ def _movable_cards(pos: Position) -> list[tuple[Card, Place]]:
     out: list[tuple[Card, Place]] = []
     for i, column in enumerate(pos.tableau):
         if column:
-            for depth in range(run_start(column, p.tableau_wrap), len(column)):
+            for depth in range(top_run_start(pos, column), len(column)):
                 out.append((column[depth], Place("t", i, depth)))
     for kind, piles in (("r", pos.reserve), ("x", pos.exposed)):
         for i, pile in enumerate(piles):
@@ -95,11 +99,15 @@ def legal_moves(pos: Position) -> list[Move]:
     without building a refusal for every move that fails.
     """
     p = pos.profile
-    wrap = p.tableau_wrap
-    table = _BUILDS[wrap]
     base = pos.base
+    table = builds(p, base)
+    link = links(p, base)
     found = pos.foundations
-    empty_want = p.empty_rank(base)
+    empty_want = p.fill_rank(base) or -1
+    fill = p.empty_fill
+    # Into an empty column: a rank (or a run led by it), any card alone, any unit, or nothing.
+    empty_any = fill == EmptyFill.ANY_RUN
+    empty_single = fill == EmptyFill.ANY_CARD
     tops = [column[-1] if column else -1 for column in pos.tableau]
     names = _COLUMN_NAMES
     moves: list[Move] = []
@@ -108,24 +116,25 @@ def legal_moves(pos: Position) -> list[Move]:
         n = found[card // 13]
         return n < 13 and card % 13 == (base - 1 + n) % 13
 
-    def onto_columns(card: int, skip: int) -> None:
+    def onto_columns(card: int, skip: int, alone: bool = True) -> None:
         rank = card % 13 + 1
+        to_empty = empty_any or (empty_single and alone) or rank == empty_want
         for j, top in enumerate(tops):
-            if j != skip and (table[card * 52 + top] if top >= 0 else rank == empty_want):
+            if j != skip and (table[card * 52 + top] if top >= 0 else to_empty):
                 moves.append(Move(Card(card), names[j]))
 
     for i, column in enumerate(pos.tableau):
         if not column:
             continue
         last = len(column) - 1
-        start = run_start(column, wrap)
+        start = run_start_in(link, column)
         for depth in range(start, last + 1):
             card = column[depth]
             if depth == last and home(card):
                 moves.append(Move(card, "f"))
             # In whole-run profiles only the lead of the top run goes to another column.
             if depth == start or not p.whole_runs_only:
-                onto_columns(card, i)
+                onto_columns(card, i, depth == last)
     for piles, to_f in ((pos.reserve, p.reserve_to_foundation), (pos.exposed, p.exposed_to_foundation)):
         for pile in piles:
             if pile:
@@ -172,14 +181,15 @@ def apply_unchecked(pos: Position, move: Move) -> Position:
     """Apply a move known to be legal (no checks; garbage in, garbage out)."""
     if move.dest == DEAL:
         deal = pos.profile.stock_deals[pos.deals_done]
-        reserve = [list(p) for p in pos.reserve]
-        exposed = [list(p) for p in pos.exposed]
+        groups = {"t": [list(p) for p in pos.tableau], "r": [list(p) for p in pos.reserve],
+                  "x": [list(p) for p in pos.exposed]}
         for card, pile in zip(pos.stock, deal, strict=False):  # the stock may outlast a deal
-            (reserve if pile[0] == "r" else exposed)[int(pile[1:]) - 1].append(card)
+            groups[pile[0]][int(pile[1:]) - 1].append(card)
         return replace(
             pos,
-            reserve=tuple(tuple(p) for p in reserve),
-            exposed=tuple(tuple(p) for p in exposed),
+            tableau=tuple(tuple(p) for p in groups["t"]),
+            reserve=tuple(tuple(p) for p in groups["r"]),
+            exposed=tuple(tuple(p) for p in groups["x"]),
             stock=pos.stock[len(deal):],
         )
     assert move.card is not None
@@ -247,7 +257,7 @@ def resolve(pos: Position, text: MoveText) -> Move:
     if not legal:
         # Nothing can go: report the longest run that could move (its lead card), so
         # the refusal is about that run, not about a card inside it (tableau.whole-run).
-        return Move(pile[run_start(pile, pos.profile.tableau_wrap)], text.dest)
+        return Move(pile[top_run_start(pos, pile)], text.dest)
     raise AmbiguousMoveError(text.text, legal)
 
 

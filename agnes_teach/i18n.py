@@ -95,7 +95,9 @@ def refusal_message(refusal: Refusal, lang: str = DEFAULT_LANG) -> str:
         return text(lang, "refusal", "tableau.run@foundation", **params)
     if refusal.rule == RuleId.TABLEAU_RUN and params.get("same_column"):
         return text(lang, "refusal", "tableau.run@same-column", **params)
-    return rule_message(lang, refusal.rule, **params)
+    # A predicate names the message of its rule's variant where the profile's parameter asks for
+    # one (an empty column filled only by a deal).
+    return rule_message(lang, params.get("msg", refusal.rule), **params)
 
 
 def rank_letter(lang: str, rank: str) -> str:

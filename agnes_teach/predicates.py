@@ -14,11 +14,20 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from .board import Place, builds_on, is_run, locate, next_foundation_rank, pile_exists, run_start
+from .board import (
+    Place,
+    build_table,
+    fits,
+    is_run_at,
+    locate,
+    next_foundation_rank,
+    pile_exists,
+    top_run_start,
+)
 from .cards import card_name, make_card, rank_name, rank_of, suit_of
 from .moves import DEAL, Move
 from .position import Position
-from .profile import Profile
+from .profile import EmptyFill, Profile, RankCycle, RunLink, TableauBuild
 from .registry import RuleId, check_order
 
 
@@ -140,7 +149,9 @@ def check_reserve_top(pos: Position, move: Move, profile: Profile) -> Refusal | 
 
 
 def check_tableau_run(pos: Position, move: Move, profile: Profile) -> Refusal | None:
-    """A column card moves with everything on it, which must be a run; only a top card goes home."""
+    """A column card moves with everything on it, which must be a run; only a top card goes home.
+
+    Where runs are linked by suit, a tail that is no run is ``tableau.suit-run``'s to refuse."""
     if not _card_move(move):
         return None
     place = place_of(pos, move)
@@ -153,8 +164,18 @@ def check_tableau_run(pos: Position, move: Move, profile: Profile) -> Refusal | 
         return refuse(pos, move, RuleId.TABLEAU_RUN) if place.depth != len(column) - 1 else None
     if move.dest == f"t{place.index + 1}":
         return refuse(pos, move, RuleId.TABLEAU_RUN, same_column="yes")
-    if not is_run(column, place.depth, profile.tableau_wrap):
+    if profile.run_link == RunLink.ALTERNATE and not is_run_at(pos, column, place.depth):
         return refuse(pos, move, RuleId.TABLEAU_RUN)
+    return None
+
+
+def check_tableau_suit_run(pos: Position, move: Move, profile: Profile) -> Refusal | None:
+    """Where runs are linked by suit, only a tail of one suit in sequence moves together."""
+    if not _onto_column(move) or profile.run_link != RunLink.SAME_SUIT:
+        return None
+    place = place_of(pos, move)
+    if place.kind == "t" and not is_run_at(pos, pos.tableau[place.index], place.depth):
+        return refuse(pos, move, RuleId.TABLEAU_SUIT_RUN)
     return None
 
 
@@ -163,7 +184,7 @@ def check_tableau_whole_run(pos: Position, move: Move, profile: Profile) -> Refu
     if not _onto_column(move) or not profile.whole_runs_only:
         return None
     place = place_of(pos, move)
-    if place.kind == "t" and place.depth != run_start(pos.tableau[place.index], profile.tableau_wrap):
+    if place.kind == "t" and place.depth != top_run_start(pos, pos.tableau[place.index]):
         return refuse(pos, move, RuleId.TABLEAU_WHOLE_RUN)
     return None
 
@@ -214,35 +235,57 @@ def check_foundation_suit(pos: Position, move: Move, profile: Profile) -> Refusa
 
 
 def check_tableau_empty(pos: Position, move: Move, profile: Profile) -> Refusal | None:
-    """An empty column takes only the rank the profile names."""
+    """An empty column takes what the profile's ``empty_column`` names: a rank, any card, any run,
+    or nothing but a deal."""
     if not _onto_column(move) or pos.pile(move.dest):
         return None
     assert move.card is not None
-    want = profile.empty_rank(pos.base)
+    fill = profile.empty_fill
+    if fill == EmptyFill.ANY_RUN:
+        return None
+    if fill == EmptyFill.DEAL_ONLY:
+        return refuse(pos, move, RuleId.TABLEAU_EMPTY, msg="tableau.empty@deal-only")
+    if fill == EmptyFill.ANY_CARD:
+        place = place_of(pos, move)
+        alone = place.kind != "t" or place.depth == len(pos.tableau[place.index]) - 1
+        return None if alone else refuse(pos, move, RuleId.TABLEAU_EMPTY, msg="tableau.empty@any-card")
+    want = profile.fill_rank(pos.base)
+    assert want is not None
     if rank_of(move.card) != want:
         return refuse(pos, move, RuleId.TABLEAU_EMPTY, want=rank_name(want))
     return None
 
 
 def check_tableau_wrap(pos: Position, move: Move, profile: Profile) -> Refusal | None:
-    """Where tableau ranks do not wrap, a King never goes on an Ace."""
-    if not _onto_column(move) or profile.tableau_wrap:
+    """Where tableau ranks stop at the Ace, a King never goes on an Ace."""
+    if not _onto_column(move) or profile.rank_cycle != RankCycle.STOP_AT_ACE:
         return None
     target = pos.pile(move.dest)
     assert move.card is not None
-    if target and builds_on(move.card, target[-1], True) and not builds_on(move.card, target[-1], False):
+    if target and rank_of(move.card) == 13 and rank_of(target[-1]) == 1 \
+            and build_table(profile.tableau_build, RankCycle.WRAP, pos.base)[move.card * 52 + target[-1]]:
         return refuse(pos, move, RuleId.TABLEAU_WRAP, target=card_name(target[-1]))
     return None
 
 
 def check_tableau_build(pos: Position, move: Move, profile: Profile) -> Refusal | None:
     """A column top takes the next lower rank in the other colour."""
-    if not _onto_column(move):
+    return _build_check(pos, move, profile, TableauBuild.ALTERNATE, RuleId.TABLEAU_BUILD)
+
+
+def check_tableau_same_colour(pos: Position, move: Move, profile: Profile) -> Refusal | None:
+    """A column top takes the next lower rank in the same colour (Agnes Sorel)."""
+    return _build_check(pos, move, profile, TableauBuild.SAME_COLOUR, RuleId.TABLEAU_SAME_COLOUR)
+
+
+def _build_check(pos: Position, move: Move, profile: Profile, build: TableauBuild,
+                 rule: RuleId) -> Refusal | None:
+    if not _onto_column(move) or profile.tableau_build != build:
         return None
     target = pos.pile(move.dest)
     assert move.card is not None
-    if target and not builds_on(move.card, target[-1], profile.tableau_wrap):
-        return refuse(pos, move, RuleId.TABLEAU_BUILD, target=card_name(target[-1]))
+    if target and not fits(pos, move.card, target[-1]):
+        return refuse(pos, move, rule, target=card_name(target[-1]))
     return None
 
 
@@ -257,6 +300,7 @@ PREDICATES: dict[RuleId, Check] = {
     RuleId.FOUNDATION_RETURN: check_foundation_return,
     RuleId.RESERVE_TOP: check_reserve_top,
     RuleId.TABLEAU_RUN: check_tableau_run,
+    RuleId.TABLEAU_SUIT_RUN: check_tableau_suit_run,
     RuleId.TABLEAU_WHOLE_RUN: check_tableau_whole_run,
     RuleId.RESERVE_TO_TABLEAU_ONLY: check_reserve_to_tableau_only,
     RuleId.FOUNDATION_FROM_TABLEAU_ONLY: check_foundation_from_tableau_only,
@@ -265,6 +309,7 @@ PREDICATES: dict[RuleId, Check] = {
     RuleId.TABLEAU_EMPTY: check_tableau_empty,
     RuleId.TABLEAU_WRAP: check_tableau_wrap,
     RuleId.TABLEAU_BUILD: check_tableau_build,
+    RuleId.TABLEAU_SAME_COLOUR: check_tableau_same_colour,
 }
 
 
@@ -312,7 +357,7 @@ def uses_tableau_wrap(pos: Position, move: Move) -> bool:
     if not _onto_column(move) or move.card is None or rank_of(move.card) != 13:
         return False
     target = pos.pile(move.dest)
-    return bool(target) and rank_of(target[-1]) == 1 and builds_on(move.card, target[-1], True)
+    return bool(target) and rank_of(target[-1]) == 1 and fits(pos, move.card, target[-1])
 
 
 def uses_tableau_run(pos: Position, move: Move) -> bool:
@@ -339,11 +384,13 @@ def rule_used(pos: Position, move: Move) -> RuleId:
         return RuleId.FOUNDATION_WRAP if uses_foundation_wrap(pos, move) else RuleId.FOUNDATION_SUIT
     if uses_tableau_empty(pos, move):
         return RuleId.TABLEAU_EMPTY
+    profile = pos.profile
     if uses_tableau_run(pos, move):
-        return RuleId.TABLEAU_RUN
+        return RuleId.TABLEAU_SUIT_RUN if profile.run_link == RunLink.SAME_SUIT else RuleId.TABLEAU_RUN
     if uses_tableau_wrap(pos, move):
         return RuleId.TABLEAU_WRAP
-    return RuleId.TABLEAU_BUILD
+    return RuleId.TABLEAU_SAME_COLOUR if profile.tableau_build == TableauBuild.SAME_COLOUR \
+        else RuleId.TABLEAU_BUILD
 
 
 def first_refusal(pos: Position, move: Move) -> Refusal | None:

@@ -7,6 +7,7 @@ to one and not the other fails at once.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from enum import StrEnum
 from functools import cache
@@ -30,8 +31,10 @@ class RuleId(StrEnum):
     FOUNDATION_RETURN = "foundation.return"
     FOUNDATION_FROM_TABLEAU_ONLY = "foundation.from-tableau-only"
     TABLEAU_BUILD = "tableau.build"
+    TABLEAU_SAME_COLOUR = "tableau.same-colour"
     TABLEAU_WRAP = "tableau.wrap"
     TABLEAU_RUN = "tableau.run"
+    TABLEAU_SUIT_RUN = "tableau.suit-run"
     TABLEAU_WHOLE_RUN = "tableau.whole-run"
     TABLEAU_EMPTY = "tableau.empty"
     RESERVE_TOP = "reserve.top"
@@ -51,6 +54,17 @@ class Rule:
     params: tuple[str, ...]
     refuses: bool
     checked: int | None  # where its check comes in the engine's order (refusing rules only)
+    # The guide's text for a parameter's value: {param: {value: text key}}, first match wins.
+    texts: tuple[tuple[str, tuple[tuple[str, str], ...]], ...] = ()
+
+    def text_key(self, value_of: Callable[[str], str]) -> str:
+        """The ``rule-text`` msgid for a profile whose parameter values `value_of` gives."""
+        for param, choices in self.texts:
+            value = value_of(param)
+            for wanted, key in choices:
+                if value == wanted:
+                    return key
+        return self.id.value
 
 
 @cache
@@ -60,8 +74,10 @@ def rules() -> dict[RuleId, Rule]:
     out: dict[RuleId, Rule] = {}
     for item in yaml.safe_load(text):
         checked = item.get("checked")
+        texts = tuple((str(param), tuple((str(v), str(k)) for v, k in choices.items()))
+                      for param, choices in (item.get("texts") or {}).items())
         rule = Rule(RuleId(item["id"]), item["section"], tuple(item["params"]), bool(item["refuses"]),
-                    None if checked is None else int(checked))
+                    None if checked is None else int(checked), texts)
         assert rule.id not in out and rule.section in SECTIONS, rule
         assert (rule.checked is not None) == rule.refuses, f"{rule.id}: check order"
         out[rule.id] = rule

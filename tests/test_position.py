@@ -84,16 +84,18 @@ def test_problems_name_their_lines() -> None:
 
 def test_unknown_profile() -> None:
     data = dealt()
-    data["profile"] = "sorel"
+    data["profile"] = "klondike"
     assert messages(data) == [
-        "unknown profile 'sorel' (known: agnes-ru, bernauer, morehead, parlett, reserve-last-deal)"
+        "unknown profile 'klondike' (known: agnes-ru, bernauer, morehead, parlett, reserve-last-deal, sorel, "
+        "sorel-strict)"
     ]
 
 
 @pytest.mark.parametrize("profile", profile_ids())
 def test_stock_sizes(profile: str) -> None:
     prof = get_profile(profile)
-    expected = {"agnes-ru": (18, 12, 6, 0)}.get(profile, (16, 9, 2, 0))
+    expected = {"agnes-ru": (18, 12, 6, 0), "sorel": (23, 16, 9, 2, 0),
+                "sorel-strict": (23, 16, 9, 2, 0)}.get(profile, (16, 9, 2, 0))
     assert prof.stock_sizes() == expected
 
 

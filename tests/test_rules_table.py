@@ -23,6 +23,7 @@ from agnes_teach.registry import rule, rules
 
 DEALT = ("bernauer", "morehead", "parlett", "reserve-last-deal")  # base card dealt, 7 reserve piles
 WITH_EXPOSED = ("bernauer", "morehead", "parlett")  # the last two cards go to x1 x2
+SOREL = ("sorel", "sorel-strict")  # no reserve, same-colour building, suit runs moving whole
 
 
 @dataclass(frozen=True)
@@ -272,6 +273,58 @@ CASES: list[Case] = [
     # stock.no-redeal: the stock goes through once
     Case("stock.no-redeal", "deal", "stock.no-redeal", {**B5, "tableau": {2: "4C"}}),
     Case("stock.no-redeal", "deal", None, {**B5, "stock": "4H 4S"}),
+    # ---- Agnes Sorel (base 5: ... Q K A 2 3 4 are the last foundation cards)
+    Case("deal.layout", "4C>r1", "deal.layout", {**B5, "tableau": {2: "4C"}}, profiles=SOREL),
+    Case("deal.layout", "4C>x1", "deal.layout", {**B5, "tableau": {2: "4C"}}, profiles=SOREL),
+    Case("deal.layout", "4C>t8", "deal.layout", {**B5, "tableau": {2: "4C"}}, profiles=SOREL),
+    Case("foundation.start", "5S>f", None,
+         {**B5, "tableau": {1: "6S 7S 8S 9S 10S JS QS KS AS 2S 3S 4S", 2: "5S"}}, profiles=SOREL),
+    Case("foundation.start", "4S>f", "foundation.start",
+         {**B5, "tableau": {1: "6S 7S 8S 9S 10S JS QS KS AS 2S 3S 4S", 2: "5S"}}, profiles=SOREL),
+    Case("foundation.suit", "6H>f", "foundation.suit", {"base": 7, "tableau": {1: "5H 6H"}}, profiles=SOREL),
+    Case("foundation.full", "4H>f", "foundation.full", {**B5, "tableau": {2: "4C"}}, profiles=SOREL),
+    Case("foundation.final", "5H>t2", "foundation.final", {"base": 7, "tableau": {1: "6H", 2: "6S"}},
+         profiles=SOREL),
+    # tableau.same-colour: down by one in the same colour, and never across the base
+    Case("tableau.same-colour", "3S>t2", None, {**B5, "tableau": {2: "4C", 3: "3S", 4: "4S"}},
+         profiles=SOREL),
+    Case("tableau.same-colour", "3H>t2", "tableau.same-colour",
+         {**B5, "tableau": {2: "4C", 3: "3H", 4: "4H"}},
+         profiles=SOREL),
+    Case("tableau.same-colour", "4C>t2", "tableau.same-colour",
+         {**B5, "tableau": {1: "6S 7S 8S 9S 10S JS QS KS AS 2S 3S 4S", 2: "5S", 3: "4C"}}, profiles=SOREL),
+    Case("tableau.same-colour", "3H>t2", "tableau.build", {**B5, "tableau": {2: "4D", 3: "3H", 4: "4H"}}),
+    # tableau.wrap: a King on an Ace of its colour (ranks go round from the base)
+    Case("tableau.wrap", "KS>t2", None, {"base": 2, "tableau": {2: "AC", 3: "AH KS", 4: "AS"}},
+         profiles=SOREL),
+    Case("tableau.wrap", "KH>t2", "tableau.same-colour",
+         {"base": 2, "tableau": {2: "AC", 3: "AS KH", 4: "AH"}},
+         profiles=SOREL),
+    # tableau.suit-run: only a run of one suit moves together
+    Case("tableau.suit-run", "3D>t2", None, {**B5, "tableau": {2: "4H", 3: "3D 2D", 4: "4D"}},
+         profiles=SOREL),
+    Case("tableau.suit-run", "t3>t2", None, {**B5, "tableau": {2: "4H", 3: "3D 2D", 4: "4D"}},
+         profiles=SOREL),
+    Case("tableau.suit-run", "3H>t2", "tableau.suit-run",
+         {**B5, "tableau": {2: "4D", 3: "3H 2D", 4: "4H", 5: "3D"}}, profiles=SOREL),
+    Case("tableau.suit-run", "2D>t2", None, {**B5, "tableau": {2: "3D", 3: "3H 2D", 4: "4H", 5: "4D"}},
+         profiles=SOREL),  # 2D lies on 3H by colour, not by suit: it moves alone
+    Case("tableau.suit-run", "3H>f", "tableau.run", {**B5, "tableau": {3: "3H 2H", 4: "4H"}}, profiles=SOREL),
+    # tableau.whole-run: a part of a suit run never moves alone
+    Case("tableau.whole-run", "2D>t2", "tableau.whole-run",
+         {**B5, "tableau": {2: "3H", 3: "3D 2D", 4: "4D", 5: "4H"}}, profiles=SOREL),
+    Case("tableau.whole-run", "2D>f", None, {**B5, "tableau": {3: "3D 2D", 4: "4D"}}, profiles=SOREL),
+    # tableau.empty: any card that may move (sorel); nothing but a deal (sorel-strict)
+    Case("tableau.empty", "4C>t1", None, {**B5, "tableau": {2: "4C"}}, profiles=SOREL,
+         per_profile={"sorel-strict": "tableau.empty"}),
+    Case("tableau.empty", "3D>t1", None, {**B5, "tableau": {3: "3D 2D", 4: "4D"}}, profiles=SOREL,
+         per_profile={"sorel-strict": "tableau.empty"}),
+    Case("tableau.empty", "2D>t1", "tableau.whole-run", {**B5, "tableau": {3: "3D 2D", 4: "4D"}},
+         profiles=SOREL),
+    # the stock
+    Case("stock.deal", "deal", None, {**B5, "stock": "4H 4S"}, profiles=SOREL),
+    Case("stock.deal", "4H>f", "stock.deal", {**B5, "stock": "4H 4S"}, profiles=SOREL),
+    Case("stock.no-redeal", "deal", "stock.no-redeal", {**B5, "tableau": {2: "4C"}}, profiles=SOREL),
 ]
 
 # agnes-ru: foundations from A, no wrap in the tableau, empty columns take a K, six reserve
@@ -389,6 +442,11 @@ def test_every_refusing_rule_has_a_refusing_case_in_each_profile() -> None:
         **{(p, "tableau.wrap"): "wrapping is allowed" for p in DEALT},
         # with no exposed cells, a move to x1 is refused for deal.layout (no such pile)
         ("reserve-last-deal", "stock.last-two"): "no exposed cells",
+        # Agnes Sorel: K on A is allowed; the last deal goes onto the columns; sorel takes any
+        # card that may move into an empty column
+        **{(p, "tableau.wrap"): "wrapping is allowed" for p in SOREL},
+        **{(p, "stock.last-two"): "no exposed cells" for p in SOREL},
+        ("sorel", "tableau.empty"): "any card that may move may go there",
     }
     covered = {(p, e) for c in CASES for p, e in c.runs() if e is not None}
     missing = []

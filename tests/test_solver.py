@@ -20,7 +20,7 @@ from agnes_teach.deal import deal
 from agnes_teach.engine import apply_unchecked, legal_moves
 from agnes_teach.moves import Move
 from agnes_teach.position import Position
-from agnes_teach.profile import get_profile
+from agnes_teach.profile import EmptyFill, get_profile
 from agnes_teach.solver import canonical_key, first_move_verdicts, solve
 from agnes_teach.solver.fast import FastState, Rules
 from agnes_teach.solver.search import is_dead, safe_home_move
@@ -46,7 +46,8 @@ def test_fast_moves_are_the_engine_moves_and_undo_restores(profile_id: str) -> N
                 state.undo(m)
                 assert state.snapshot() == before
                 checked += 1
-    assert checked > 3000
+    # Agnes Sorel has fewer moves a position (no reserve), so fewer are checked.
+    assert checked > (3000 if get_profile(profile_id).reserve_piles else 600)
 
 
 def _walk_positions() -> list[Position]:
@@ -57,7 +58,11 @@ def test_canonical_key_ignores_column_order_and_sees_the_rest() -> None:
     for pos in _walk_positions():
         turned = Position(pos.profile, pos.base, pos.foundations, tuple(reversed(pos.tableau)),
                           pos.reserve, pos.exposed, pos.stock)
-        assert canonical_key(turned) == canonical_key(pos)
+        if FastState(pos).columns_fixed():
+            # A deal still lands on the columns (Agnes Sorel): they are not interchangeable.
+            assert (canonical_key(turned) == canonical_key(pos)) == (turned.tableau == pos.tableau)
+        else:
+            assert canonical_key(turned) == canonical_key(pos)
         for move in legal_moves(pos)[:6]:
             after = apply_unchecked(pos, move)
             if sorted(after.tableau) != sorted(pos.tableau) or after.stock != pos.stock:
@@ -105,6 +110,9 @@ def test_small_positions_pruned_unpruned_and_brute_force_agree(profile_id: str) 
         # With foundation cards coming back nearly every small position is won, and a lost one
         # would need the whole (huge) space enumerated: only wins are compared here.
         assert set(verdicts) == {"won"}, verdicts
+    elif get_profile(profile_id).empty_fill == EmptyFill.ANY_RUN:
+        # Any card may take an empty column (sorel): a handful of cards is nearly always won.
+        assert "won" in verdicts, verdicts
     else:
         # Both answers must occur, or the comparison proves little.
         assert "won" in verdicts and "lost" in verdicts, verdicts

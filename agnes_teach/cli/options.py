@@ -24,21 +24,43 @@ from ..profile import DEFAULT_PROFILE, get_profile, profile_ids
 from ..scenario import load_scenario
 
 if TYPE_CHECKING:
-    # At run time these are enums built from the shipped data (profiles, catalogues), so a
-    # new profile file is a new choice without a code change; their members are strs.
-    ProfileName = str
+    # At run time this is an enum built from the shipped catalogues; its members are strs.
     Language = str
 else:
-    ProfileName = StrEnum("ProfileName", [(p, p) for p in profile_ids()])
     Language = StrEnum("Language", [(lang, lang) for lang in i18n.languages()])
 
+# A profile is a shipped id (completed by the shell) or the path to a profile file (house
+# rules: `extends: sorel` plus overrides); both are checked when the option is read.
+ProfileName = str
+
+
+def _profile_value(value: str | None) -> str | None:
+    if value is None:
+        return None
+    if value not in profile_ids() and not value.endswith((".yaml", ".yml")) and not Path(value).is_file():
+        known = ", ".join(repr(p) for p in profile_ids())
+        raise typer.BadParameter(f"{value!r} is not one of {known}, nor a profile file.")
+    try:
+        get_profile(value)
+    except InputError as exc:
+        raise typer.BadParameter(str(exc)) from None
+    return value
+
+
+def _complete_profile(incomplete: str) -> list[str]:
+    return [p for p in profile_ids() if p.startswith(incomplete)]
+
+
 ProfileOption = Annotated[
-    ProfileName, typer.Option("--profile", "-p", help="Variant profile (a file in agnes_teach/profiles/).")
+    ProfileName, typer.Option("--profile", "-p", callback=_profile_value, autocompletion=_complete_profile,
+                              help="Variant profile: a shipped one (agnes_teach/profiles/) or the path "
+                              "to a profile file (e.g. one with extends: sorel).")
 ]
 # For commands where the default depends on another option (--pysolfc deals reserve-last-deal).
 OptionalProfileOption = Annotated[
     ProfileName | None,
-    typer.Option("--profile", "-p", help="Variant profile (default bernauer; reserve-last-deal with "
+    typer.Option("--profile", "-p", callback=_profile_value, autocompletion=_complete_profile,
+                 help="Variant profile or profile file (default bernauer; reserve-last-deal with "
                  "--pysolfc)."),
 ]
 LangOption = Annotated[Language, typer.Option("--lang", "-l", help="Language of the output.")]

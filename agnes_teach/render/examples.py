@@ -294,13 +294,15 @@ def last_deal(profile: Profile, lang: str) -> Example:
 def examples(profile: Profile, lang: str) -> list[Example]:
     """Every worked example that fits the profile's rules, checked on the engine."""
     out = []
-    if profile.uses(RuleId.FOUNDATION_WRAP) and example_base(profile) > 2 and profile.reserve_to_foundation:
+    # The worked examples so far lay cards on reserve piles; Agnes Sorel has none.
+    reserve = profile.reserve_piles > 0 and profile.reserve_to_foundation
+    if profile.uses(RuleId.FOUNDATION_WRAP) and example_base(profile) > 2 and reserve:
         out.append(ace_after_king(profile, lang))
     uses = profile.uses
     if uses(RuleId.TABLEAU_EMPTY) and uses(RuleId.RESERVE_TOP) and profile.reserve_to_foundation:
         out.append(foundation_and_empty_column(profile, lang))
     if profile.uses(RuleId.TABLEAU_RUN) and not profile.whole_runs_only:
         out.append(run_moves(profile, lang))
-    if uses(RuleId.STOCK_DEAL) and uses(RuleId.STOCK_NO_REDEAL) and profile.reserve_to_foundation:
+    if uses(RuleId.STOCK_DEAL) and uses(RuleId.STOCK_NO_REDEAL) and reserve:
         out.append(last_deal(profile, lang))
     return out

@@ -26,7 +26,6 @@ from ..cards import rank_above, rank_below, rank_name
 from ..errors import InputError, Problem
 from ..outputs import registered
 from ..profile import Profile
-from ..registry import RuleId
 from ..registry import rule as registry_rule
 from ..scenario import Scenario
 from ..winrates import win_rate
@@ -50,20 +49,9 @@ VARIANT_KEYS = (
 
 
 def rule_text_key(profile: Profile, rule_id: str) -> str:
-    """The ``rule-text`` msgid that states `rule_id` for `profile`."""
-    if rule_id == RuleId.FOUNDATION_START and not profile.base_dealt:
-        return "foundation.start@fixed"
-    if rule_id == RuleId.TABLEAU_WRAP and not profile.tableau_wrap:
-        return "tableau.wrap@off"
-    if rule_id == RuleId.TABLEAU_EMPTY and profile.empty_column_rank is not None:
-        return "tableau.empty@fixed"
-    if rule_id == RuleId.RESERVE_TOP and not profile.reserve_to_foundation:
-        return "reserve.top@columns-only"
-    if rule_id == RuleId.STOCK_LAST_TWO and not profile.exposed_cells:
-        return "stock.last-two@reserve"
-    if rule_id == RuleId.STOCK_LAST_TWO and not profile.exposed_to_foundation:
-        return "stock.last-two@columns-only"
-    return rule_id
+    """The ``rule-text`` msgid that states `rule_id` for `profile`: the registry maps the values of
+    the rule's parameters to its texts (``texts:`` in rules.yaml), so text and code read one field."""
+    return registry_rule(rule_id).text_key(profile.param)
 
 
 def _pile_range(piles: Sequence[str]) -> str:

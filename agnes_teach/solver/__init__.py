@@ -80,7 +80,11 @@ def solve(
     rules = rules or Rules(pos)
     if engine == "c" and not compiled.AVAILABLE:
         raise RuntimeError("the compiled search is not built (install with a C compiler)")
-    use_c = engine == "c" or (engine == "auto" and compiled.AVAILABLE)
+    supported = compiled.supports(FastState(pos, rules))
+    if engine == "c" and not supported:
+        raise RuntimeError(f"the compiled search does not play {pos.profile.id} (use engine='python')")
+    # "auto" falls back to the Python search for profiles the compiled core does not know (Sorel).
+    use_c = engine == "c" or (engine == "auto" and compiled.AVAILABLE and supported)
     kind: type[DepthFirst] | type[compiled.CompiledDepthFirst] = (
         compiled.CompiledDepthFirst if use_c else DepthFirst
     )

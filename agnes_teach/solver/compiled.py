@@ -26,6 +26,14 @@ DEFAULT_SLOTS = 1 << 24
 _WON, _LOST, _RUNNING, _FULL = 1, 0, -1, 2
 
 
+def supports(state: FastState) -> bool:
+    """Can the compiled core play this profile?  It knows one table for building and runs, deals
+    onto reserve piles and exposed cells, and an empty-column rule by card; Agnes Sorel (runs by
+    suit, deals onto the columns) is left to the Python search."""
+    r = state.rules
+    return r.on == r.link and not r.deals_onto_columns and not r.empty_single_only
+
+
 def _tables(state: FastState) -> tuple[object, ...]:
     r = state.rules
     return (
@@ -52,6 +60,9 @@ class CompiledDepthFirst:
     ) -> None:
         if _core is None:
             raise RuntimeError("the compiled search is not built (install with a C compiler)")
+        if not supports(state):
+            raise RuntimeError(f"the compiled search does not play {state.rules.profile.id} "
+                               "(the Python search does)")
         self.state = state  # the root; the C side keeps its own copy
         self.prune = prune
         self.deal_first = deal_first

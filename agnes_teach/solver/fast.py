@@ -19,10 +19,13 @@ A move is a tuple ``(kind, source, depth, dest, card, count)``:
 
 from __future__ import annotations
 
+from ..board import builds, links, run_start_in
 from ..cards import Card, make_card, rank_of, suit_of
-from ..engine import builds_on
 from ..moves import DEAL_MOVE, Move
 from ..position import Position
+from ..profile import EmptyFill
+
+COLUMN_TARGET = 100  # in a deal's target list: 100 + j is column j (Agnes Sorel); below, a stack index
 
 TAIL, STACK, RETURN, DEAL = 0, 1, 2, 3
 HOME = -1
@@ -43,6 +46,8 @@ class Rules:
         self.whole_runs_only = p.whole_runs_only
         self.foundation_return = p.foundation_return
         self.empty_rank = p.empty_rank(pos.base)
+        # Any card alone (not a run) may go into an empty column.
+        self.empty_single_only = p.empty_fill == EmptyFill.ANY_CARD
         # Stacks: reserve piles r1.. then exposed cells x1..
         self.stack_names = [f"r{i + 1}" for i in range(p.reserve_piles)] + [
             f"x{i + 1}" for i in range(p.exposed_cells)
@@ -51,26 +56,41 @@ class Rules:
         self.stack_home = (
             [p.reserve_to_foundation] * p.reserve_piles + [p.exposed_to_foundation] * p.exposed_cells
         )
-        self.deals = [[self.stack_names.index(name) for name in deal] for deal in p.stock_deals]
-        # After d deals: the stacks a later deal can still land on, and the others.
+        self.deals = [
+            [COLUMN_TARGET + int(name[1:]) - 1 if name[0] == "t" else self.stack_names.index(name)
+             for name in deal]
+            for deal in p.stock_deals
+        ]
+        self.deals_onto_columns = p.deals_onto_columns
+        # After d deals: the stacks a later deal can still land on, and the others; the same
+        # for columns (a column a later deal lands on is not interchangeable with another).
         self.stack_groups: list[tuple[list[int], list[int]]] = []
+        self.column_groups: list[tuple[list[int], list[int]]] = []
         for d in range(len(self.deals) + 1):
             live = {k for deal in self.deals[d:] for k in deal}
             self.stack_groups.append(
                 ([k for k in range(len(self.stack_names)) if k in live],
                  [k for k in range(len(self.stack_names)) if k not in live])
             )
+            self.column_groups.append(
+                ([j for j in range(p.columns) if COLUMN_TARGET + j in live],
+                 [j for j in range(p.columns) if COLUMN_TARGET + j not in live])
+            )
         # Free stacks are interchangeable only with stacks of the same permission to play home.
         self.stack_tag = [bytes((200 + home,)) for home in self.stack_home]
         self.rel = [(rank_of(c) - pos.base) % 13 for c in range(52)]
         self.suit = [suit_of(c) for c in range(52)]
-        self.is_empty_rank = [rank_of(c) == self.empty_rank for c in range(52)]
-        # hosts[c]: the cards c may lie on in the tableau; on[c * 52 + t]: does c build on t.
-        self.hosts = [[t for t in range(52) if builds_on(c, t, self.wrap)] for c in range(52)]
-        self.on = bytearray(52 * 52)
-        for c in range(52):
-            for t in self.hosts[c]:
-                self.on[c * 52 + t] = 1
+        # is_empty_rank[c]: may c (or a run it leads) go into an empty column.
+        fill = p.empty_fill
+        fill_rank = p.fill_rank(pos.base)
+        self.is_empty_rank = [
+            fill in (EmptyFill.ANY_RUN, EmptyFill.ANY_CARD) or rank_of(c) == fill_rank for c in range(52)
+        ]
+        # on[c * 52 + t]: does c build on t; link[c * 52 + t]: does c on t continue a run (the
+        # engine's tables, so both decide alike); hosts[c]: the cards c may lie on.
+        self.on = bytearray(builds(p, pos.base))
+        self.link = bytearray(links(p, pos.base))
+        self.hosts = [[t for t in range(52) if self.on[c * 52 + t]] for c in range(52)]
         # guests[t]: the cards that may be laid on t in the tableau.
         self.guests = [[c for c in range(52) if self.on[c * 52 + t]] for t in range(52)]
         # The card of each suit with each relative rank (0 = base).
@@ -116,6 +136,10 @@ class FastState:
     def stock_left(self) -> int:
         return sum(len(d) for d in self.rules.deals[self.deals_done:])
 
+    def columns_fixed(self) -> bool:
+        """Does a deal still to come land on columns (then they are not interchangeable)?"""
+        return bool(self.rules.column_groups[self.deals_done][0])
+
     # ------------------------------------------------------------ keys
 
     def key(self, canonical: bool) -> bytes:
@@ -137,8 +161,13 @@ class FastState:
                 + bytes((self.deals_done,))
             )
         live, free = rules.stack_groups[self.deals_done]
+        cols_live, cols_free = rules.column_groups[self.deals_done]
+        cols = self.cols
+        columns = b"\xfe".join(sorted(bytes(cols[j]) for j in cols_free))
+        if cols_live:
+            columns = b"\xfe".join(bytes(cols[j]) for j in cols_live) + b"\xfb" + columns
         return (
-            b"\xfe".join(sorted(map(bytes, self.cols)))
+            columns
             + b"\xfd"
             + b"\xfe".join([bytes(stacks[k]) for k in live])
             + b"\xfc"
@@ -149,16 +178,12 @@ class FastState:
     # ------------------------------------------------------- generation
 
     def run_start(self, col: list[int]) -> int:
-        on = self.rules.on
-        i = len(col) - 1
-        while i > 0 and on[col[i] * 52 + col[i - 1]]:
-            i -= 1
-        return i
+        return run_start_in(self.rules.link, col)
 
     def moves(self) -> list[FastMove]:
         """Every legal move (the same set as ``engine.legal_moves``), unordered."""
         r = self.rules
-        cols, found, rel, suit, on = self.cols, self.found, r.rel, r.suit, r.on
+        cols, found, rel, suit, link = self.cols, self.found, r.rel, r.suit, r.link
         out: list[FastMove] = []
         top_col = [-1] * 52
         empties: list[int] = []
@@ -169,6 +194,7 @@ class FastState:
                 empties.append(j)
         hosts, empty_ok = r.hosts, r.is_empty_rank
         whole = r.whole_runs_only
+        single_only = r.empty_single_only
         for i, col in enumerate(cols):
             if not col:
                 continue
@@ -177,7 +203,7 @@ class FastState:
             if rel[top] == found[suit[top]]:
                 out.append((TAIL, i, n - 1, HOME, top, 1))
             start = n - 1
-            while start > 0 and on[col[start] * 52 + col[start - 1]]:
+            while start > 0 and link[col[start] * 52 + col[start - 1]]:
                 start -= 1
             for d in range(start, start + 1 if whole else n):
                 card = col[d]
@@ -185,7 +211,7 @@ class FastState:
                     j = top_col[h]
                     if j >= 0 and j != i:
                         out.append((TAIL, i, d, j, card, n - d))
-                if empty_ok[card]:
+                if empty_ok[card] and (not single_only or d == n - 1):
                     for j in empties:
                         out.append((TAIL, i, d, j, card, n - d))
         stack_home = r.stack_home
@@ -243,9 +269,13 @@ class FastState:
         else:
             start = self.stock_left()
             targets = self.rules.deals[self.deals_done]
-            stacks = self.stacks
+            stacks, cols = self.stacks, self.cols
             for offset, k in enumerate(targets):
-                stacks[k].append(self.stock[len(self.stock) - start + offset])
+                card = self.stock[len(self.stock) - start + offset]
+                if k >= COLUMN_TARGET:
+                    cols[k - COLUMN_TARGET].append(card)
+                else:
+                    stacks[k].append(card)
             self.deals_done += 1
 
     def undo(self, m: FastMove) -> None:
@@ -274,7 +304,10 @@ class FastState:
         else:
             self.deals_done -= 1
             for k in self.rules.deals[self.deals_done]:
-                self.stacks[k].pop()
+                if k >= COLUMN_TARGET:
+                    self.cols[k - COLUMN_TARGET].pop()
+                else:
+                    self.stacks[k].pop()
 
     # ------------------------------------------------------ conversion
 

@@ -123,7 +123,9 @@ from .fast import DEAL, HOME, RETURN, STACK, TAIL, FastMove, FastState
 def safe_home_move(state: FastState, moves: list[FastMove]) -> FastMove | None:
     """A move home that keeps every win (see the module docstring, point 2)."""
     r = state.rules
-    if r.foundation_return:
+    # A deal still to come may land on the card's column: the argument below needs the card to
+    # stay a top once its guests are home, so the rule waits until no such deal is left.
+    if r.foundation_return or state.columns_fixed():
         return None
     found, rel, suit, guests = state.found, r.rel, r.suit, r.guests
     # The second form (a guest that is itself next home) needs every pile to play home.
@@ -225,7 +227,9 @@ def order_moves(state: FastState, moves: list[FastMove], prune: bool, deal_first
     deal: list[FastMove] = []
     cols = state.cols
     first_empty = -1
-    if prune:
+    # Empty columns are interchangeable only while no deal is still to land on them.
+    symmetric = prune and not state.columns_fixed()
+    if symmetric:
         for j, col in enumerate(cols):
             if not col:
                 first_empty = j
@@ -240,7 +244,7 @@ def order_moves(state: FastState, moves: list[FastMove], prune: bool, deal_first
             returns.append(m)
         else:
             empty_dest = not cols[dest]
-            if empty_dest and prune and (dest != first_empty or (kind == TAIL and start == 0)):
+            if empty_dest and symmetric and (dest != first_empty or (kind == TAIL and start == 0)):
                 continue
             if kind == STACK or start == 0 or start == state.run_start(cols[src]):
                 (into_empty if empty_dest else uncover).append(m)
@@ -356,7 +360,10 @@ class DepthFirst:
             return self.result
         frames, indices, path, state = self.frames, self.indices, self.path, self.state
         prune = self.prune
-        on = state.rules.on
+        link = state.rules.link
+        # Point 5 assumes deals never land on columns (a deal between a run move and its use
+        # would land elsewhere if the two were swapped): off for profiles that deal onto them.
+        leads_nowhere = prune and not state.rules.deals_onto_columns
         cols = state.cols
         while frames:
             i = indices[-1]
@@ -365,14 +372,15 @@ class DepthFirst:
                 indices[-1] = i + 1
                 m = moves[i]
                 left: Left | None = None
-                if prune and m[0] == TAIL and m[3] >= 0:
+                if leads_nowhere and m[0] == TAIL and m[3] >= 0:
                     depth = m[2]
-                    left = (m[1], m[4], depth > 0 and on[m[4] * 52 + cols[m[1]][depth - 1]] == 1)
+                    left = (m[1], m[4], depth > 0 and link[m[4] * 52 + cols[m[1]][depth - 1]] == 1)
                 state.apply(m)
                 path.append(m)
                 height = len(frames)
                 # Dead ends are looked for after moves that change what is stuck or covered.
-                check = prune and (m[3] == HOME or m[0] == DEAL or (left is not None and not left[2]))
+                check = prune and (m[3] == HOME or m[0] == DEAL or (left is not None and not left[2])
+                                   or (not leads_nowhere and m[0] == TAIL))
                 if self._enter(check, left):
                     self.result = True
                     return True
