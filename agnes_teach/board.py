@@ -6,6 +6,7 @@ generator all read these (one ``run_start``, one build table per profile).
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cache
 
@@ -68,12 +69,8 @@ def is_run(pile: Pile, start: int, wrap: bool) -> bool:
 
 
 def run_start(pile: Pile, wrap: bool) -> int:
-    """Index of the lead card of the longest valid run at the top of `pile`."""
-    table = _BUILDS[wrap]
-    i = len(pile) - 1
-    while i > 0 and table[pile[i] * 52 + pile[i - 1]]:
-        i -= 1
-    return i
+    """Index of the lead card of the longest valid run at the top of `pile` (alternate colours)."""
+    return run_start_in(_BUILDS[wrap], pile)
 
 
 # ------------------------------------------------ the profile's own tables
@@ -137,7 +134,7 @@ def top_run_start(pos: Position, pile: Pile) -> int:
     return run_start_in(links(pos.profile, pos.base), pile)
 
 
-def run_start_in(table: bytes | bytearray, pile: Pile | list[int]) -> int:
+def run_start_in(table: Sequence[int] | Sequence[bool], pile: Pile | list[int]) -> int:
     """The one run scan: down from the top while each card links to the one below it."""
     i = len(pile) - 1
     while i > 0 and table[pile[i] * 52 + pile[i - 1]]:

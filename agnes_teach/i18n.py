@@ -77,6 +77,13 @@ def text(lang: str, context: str, msgid: str, **params: object) -> str:
     return fill(message, {k: str(v) for k, v in params.items()})
 
 
+def has(lang: str, context: str, msgid: str) -> bool:
+    """Does the catalogue of `lang` (or English, its fallback) hold this message?"""
+    missing = object()
+    catalog = translations(DEFAULT_LANG)._catalog  # type: ignore[attr-defined]
+    return catalog.get(f"{context}\x04{msgid}", missing) is not missing
+
+
 def rule_message(lang: str, rule_id: str, **params: object) -> str:
     """Why a rule refuses, in `lang` (``msgctxt "refusal"``, keyed by rule id)."""
     return text(lang, "refusal", rule_id, **params)

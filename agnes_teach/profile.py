@@ -106,6 +106,7 @@ class Profile:
     rules: tuple[RuleId, ...]
     choices: tuple[str, ...]
     source: str = ""  # the file it was read from, for messages ("" for a shipped profile)
+    game: str = "Agnes Bernauer"  # the game it is a variant of (the guide's heading)
 
     def __repr__(self) -> str:
         return f"Profile({self.id!r})"
@@ -202,6 +203,7 @@ class Profile:
             "foundation_return": str(self.foundation_return).lower(),
             "reserve_piles": str(self.reserve_piles),
             "last_deal": self.deal_target(len(self.stock_deals) - 1).value if self.stock_deals else "none",
+            "first_deal": self.deal_target(0).value if self.stock_deals else "none",
         }
         return values[name]
 
@@ -242,7 +244,7 @@ def derived_rules(p: Profile) -> tuple[RuleId, ...]:
 _KEYS = ("id", "name", "column_lengths", "reserve_piles", "foundation_start", "tableau_build", "tableau_wrap",
          "run_moves", "empty_column", "stock_deals", "reserve_to_foundation", "exposed_to_foundation",
          "foundation_return")
-_OPTIONAL = ("columns", "run_link", "choices", "extends", "rules")
+_OPTIONAL = ("columns", "run_link", "choices", "extends", "rules", "game")
 
 
 def _choice(enum: type[StrEnum], key: str, value: object) -> Any:
@@ -291,6 +293,7 @@ def _load(data: dict[str, Any], source: str = "") -> Profile:
         rules=(),
         choices=tuple(str(c) for c in data.get("choices", [])),
         source=source,
+        game=str(data.get("game", "Agnes Bernauer")),
     )
     for pile in {p for deal in deals for p in deal}:
         kind, number = pile[0], int(pile[1:])

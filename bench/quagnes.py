@@ -25,10 +25,14 @@ import tempfile
 import time
 from pathlib import Path
 
-from agnes_teach.deal import deal
-from agnes_teach.deckfile import deck_text
-from agnes_teach.profile import get_profile
-from agnes_teach.solver import solve
+# This file is named after the package it compares with: run as a script, its own folder is
+# first on sys.path and would shadow the real quagnes.
+sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != Path(__file__).resolve().parent]
+
+from agnes_teach.deal import deal  # noqa: E402
+from agnes_teach.deckfile import deck_text  # noqa: E402
+from agnes_teach.profile import get_profile  # noqa: E402
+from agnes_teach.solver import solve  # noqa: E402
 
 QUAGNES_SETTINGS = {"face_up": True, "move_same_suit": True, "split_runs": False,
                     "move_to_empty_pile": "none"}

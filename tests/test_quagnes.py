@@ -20,9 +20,11 @@ from agnes_teach.solver import solve
 
 quagnes = pytest.importorskip("quagnes", reason="quagnes is a test dependency: pip install -e '.[test]'")
 
-SAMPLE = range(1, 41)  # deals 1..40: losses decided at once, a few long searches, some wins
-NODES = 60_000  # our budget per deal (states); quagnes gets MAX_STATES
-MAX_STATES = 60_000
+# Deals 1..40 but the five whose proofs take seconds (7, 12, 28, 38, 39: bench/quagnes.py has
+# them); deal 32 is won, the others lost, most decided at once by both.
+SAMPLE = [n for n in range(1, 41) if n not in (7, 12, 28, 38, 39)]
+NODES = 40_000  # our budget per deal (states; deal 32's win takes about 23,000)
+MAX_STATES = 40_000  # quagnes' budget per deal
 
 
 def _quagnes_verdict(tmp: Path, number: int) -> str:
@@ -58,4 +60,4 @@ def test_verdicts_agree_with_quagnes_on_every_decided_deal(tmp_path: Path) -> No
         assert ours == theirs, f"deal {number}: agnes-teach {ours}, quagnes {theirs}"
         agreed += 1
         won += ours == "won"
-    assert decided >= 30 and agreed == decided
+    assert decided >= 30 and agreed == decided and won >= 1

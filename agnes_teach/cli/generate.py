@@ -126,7 +126,7 @@ def generate_command(
         raise InputError(Problem("is a file; --out needs a folder", str(out)))
     check_out(out, parents)
     chosen = get_profile(profile)
-    why = unavailable(theme, chosen)
+    why = unavailable(theme, chosen, source)
     if why is not None:
         raise InputError(why)
     taken: set[str] = set()

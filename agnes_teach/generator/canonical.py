@@ -23,7 +23,7 @@ _SUIT_MAPS: tuple[tuple[int, int, int, int], ...] = tuple(
 
 
 def _future(pos: Position) -> dict[str, list[Card]]:
-    """The stock cards each reserve pile or exposed cell will still receive, in order."""
+    """The stock cards each pile (reserve pile, exposed cell, or column) will still receive, in order."""
     out: dict[str, list[Card]] = {}
     rest = list(pos.stock)
     for deal in pos.profile.stock_deals[pos.deals_done:]:
@@ -45,7 +45,11 @@ def puzzle_key(pos: Position) -> str:
         foundations = [0, 0, 0, 0]
         for s in range(4):
             foundations[suit_map[s]] = pos.foundations[s]
-        columns = sorted(_text(c, suit_map) for c in pos.tableau)
+        # Columns are interchangeable together with the stock cards each will still receive
+        # (Agnes Sorel deals onto them); elsewhere no column receives any.
+        columns = sorted(_text(c, suit_map) + ("<" + _text(future[f"t{i + 1}"], suit_map)
+                                              if f"t{i + 1}" in future else "")
+                         for i, c in enumerate(pos.tableau))
         reserve = sorted(
             _text(p, suit_map) + "<" + _text(future.get(f"r{i + 1}", []), suit_map)
             for i, p in enumerate(pos.reserve)

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 
 from ..moves import Move
 from ..position import Position
-from ..profile import Profile
+from ..profile import Profile, RankCycle, TableauBuild
 from ..registry import RuleId
 from .build import Draft
 from .builders import (
@@ -104,16 +104,25 @@ THEMES: dict[str, Theme] = {
 }
 
 
-def unavailable(theme_id: str, profile: Profile) -> str | None:
-    """Why a profile cannot pose this theme's lesson at all (None when it can)."""
+def unavailable(theme_id: str, profile: Profile, source: str = "built") -> str | None:
+    """Why a profile cannot pose this theme's lesson at all (None when it can).
+
+    With ``source="built"`` also why the theme's builder cannot lay the lesson out for this
+    profile: the builders lay alternate-colour runs and use reserve piles, so for Agnes Sorel only
+    foundation.start is built; the other themes are mined from its deals (``--source deals``).
+    """
     if not profile.uses(theme_id):
         return f"the profile {profile.id} does not use the rule {theme_id}"
     if theme_id == RuleId.FOUNDATION_WRAP and profile.base_rank == 1:
         return f"in {profile.id} every foundation starts at the Ace, so none turns from King to Ace"
-    if theme_id == RuleId.TABLEAU_WRAP and not profile.tableau_wrap:
+    if theme_id == RuleId.TABLEAU_WRAP and profile.rank_cycle == RankCycle.STOP_AT_ACE:
         return f"in {profile.id} a King never goes on an Ace in the columns"
     if theme_id == RuleId.STOCK_DEAL and not profile.reserve_to_foundation:
         return f"in {profile.id} reserve cards never go to a foundation, which this lesson's positions need"
+    if source == "built" and theme_id != RuleId.FOUNDATION_START and (
+            profile.tableau_build != TableauBuild.ALTERNATE or not profile.reserve_piles):
+        return (f"the built {theme_id} lesson lays out alternate-colour runs and reserve piles, which "
+                f"{profile.id} does not have: mine its deals instead (--source deals --deals 1-200)")
     return None
 
 

@@ -25,8 +25,10 @@ from .. import i18n
 from ..cards import rank_above, rank_below, rank_name
 from ..errors import InputError, Problem
 from ..outputs import registered
-from ..profile import Profile
+from ..profile import Profile, RankCycle
+from ..registry import RuleId
 from ..registry import rule as registry_rule
+from ..registry import rules as registry_rules
 from ..scenario import Scenario
 from ..winrates import win_rate
 from .env import environment, read_asset
@@ -38,14 +40,8 @@ from .sheet import instruction, scenario_title
 ENDONYMS = {"en": "English", "ru": "Русский", "es": "Español"}
 SECTION_ORDER = ("deal", "foundation", "tableau", "reserve", "stock", "end")
 # Suffixed rule-text ids: a profile parameter that changes the sentence itself.
-VARIANT_KEYS = (
-    "foundation.start@fixed",
-    "tableau.wrap@off",
-    "tableau.empty@fixed",
-    "reserve.top@columns-only",
-    "stock.last-two@reserve",
-    "stock.last-two@columns-only",
-)
+# Every rule text a parameter's value may pick (``texts:`` in rules.yaml).
+VARIANT_KEYS = tuple(key for r in registry_rules().values() for _, choices in r.texts for _, key in choices)
 
 
 def rule_text_key(profile: Profile, rule_id: str) -> str:
@@ -124,6 +120,13 @@ class Question:
     answer: str
 
 
+def rule_title(profile: Profile, rule_id: str, lang: str) -> str:
+    """The rule's heading: its variant's own title where the catalogue has one (the layout without a
+    reserve), else the rule id's."""
+    key = rule_text_key(profile, rule_id)
+    return i18n.text(lang, "rule-title", key if i18n.has(lang, "rule-title", key) else rule_id)
+
+
 def rule_text(profile: Profile, rule_id: str, lang: str) -> str:
     return i18n.text(lang, "rule-text", rule_text_key(profile, rule_id), **figures(profile, lang))
 
@@ -142,7 +145,7 @@ def groups(profile: Profile, lang: str) -> list[Group]:
             RuleSection(
                 id=rule_id,
                 number=f"{number}.{i}",
-                title=i18n.text(lang, "rule-title", rule_id),
+                title=rule_title(profile, rule_id, lang),
                 text=rule_text(profile, rule_id, lang),
                 examples=tuple(e for e in worked if e.rule == rule_id),
             )
@@ -172,12 +175,15 @@ def faq(profile: Profile, lang: str) -> list[Question]:
                "({start_rank}) of its suit and ends with the {end_rank_word} ({end_rank}), and nothing "
                "goes on it after that.", **f)
     )
-    wrap_answer += " " + (
-        t(lang, "faq", "The circle holds in the columns too: a black King may go on a red Ace, and a red "
-          "King on a black Ace.", **f)
-        if profile.tableau_wrap
-        else t(lang, "faq", "In the columns a King may not be placed on an Ace.", **f)
-    )
+    if profile.rank_cycle == RankCycle.FROM_BASE:
+        wrap_answer += " " + rule_text(profile, RuleId.TABLEAU_WRAP, lang)
+    else:
+        wrap_answer += " " + (
+            t(lang, "faq", "The circle holds in the columns too: a black King may go on a red Ace, and a red "
+              "King on a black Ace.", **f)
+            if profile.tableau_wrap
+            else t(lang, "faq", "In the columns a King may not be placed on an Ace.", **f)
+        )
     empty_answer = (
         t(lang, "faq", "Only a card one rank below the base, or a valid run led by one: with base "
           "{base_example}, a {empty_rank}. The foundations' progress does not change this: when the hearts "
@@ -185,6 +191,8 @@ def faq(profile: Profile, lang: str) -> list[Question]:
         if profile.empty_column_rank is None
         else t(lang, "faq", "Only a {empty_rank_word} ({empty_rank}), or a valid run led by one.", **f)
     )
+    if profile.fill_rank(example_base(profile)) is None:  # not a rank: the rule's own text says it
+        empty_answer = rule_text(profile, RuleId.TABLEAU_EMPTY, lang)
     if not profile.exposed_cells:
         last_answer = t(lang, "faq", "In this variant there are no separate last cards: all {stock_cards} of "
                         "the stock are dealt onto the reserve ({stock_deals}).", **f)
@@ -203,7 +211,14 @@ def faq(profile: Profile, lang: str) -> list[Question]:
         part_answer = t(lang, "faq", "Yes. Any card of a valid run may lead the move and takes the cards on "
                         "it along, as long as the column it goes to takes that card. The cards below it stay "
                         "where they are.", **f)
-    return [
+    # Questions about piles or programs the profile does not have are left out (Agnes Sorel has no
+    # reserve, and PySolFC's game numbers are Agnes Bernauer's).
+    reserve = profile.reserve_piles > 0
+    skip = set() if reserve else {"faq-reserve-refill", "faq-pysolfc", "faq-covered", "faq-when-to-deal",
+                                  "faq-last-two"}
+    if profile.game == "Agnes Sorel":
+        skip.add("faq-sorel")
+    return [question for question in [
         q("faq-win-rate", "How often can it be won?", win_rate_answer(profile, lang)),
         q("faq-part-of-run", "Can I move part of a run?", part_answer),
         q("faq-reserve-refill", "Does an empty reserve pile fill again?",
@@ -231,7 +246,7 @@ def faq(profile: Profile, lang: str) -> list[Question]:
             "has cards. The stock holds {stock_cards}, dealt as {stock_deals}. A deal covers the reserve "
             "tops it lands on, so first play what you need from them.", **f)),
         q("faq-last-two", "What happens to the last two cards?", last_answer),
-    ]
+    ] if question.id not in skip]
 
 
 def _percent(value: float, lang: str) -> str:
@@ -271,6 +286,9 @@ def notation(profile: Profile, lang: str) -> str:
         names = i18n.text(lang, "guide", "Piles are named {columns} (columns), {reserve} (reserve piles) "
                           "and {exposed} (the exposed last cards).",
                           columns=columns, reserve=reserve, exposed=exposed)
+    elif not profile.reserve_piles:
+        names = i18n.text(lang, "guide", "Piles are named {columns} (columns); there is no reserve.",
+                          columns=columns)
     else:
         names = i18n.text(lang, "guide", "Piles are named {columns} (columns) and {reserve} (reserve piles).",
                           columns=columns, reserve=reserve)
@@ -291,6 +309,8 @@ def page_html(profile: Profile, lang: str, langs: Sequence[str], practice: bool 
         practice_href=f"practice-{lang}.html" if practice else "",
         profile=profile,
         profile_name=profile_name(profile, lang),
+        heading=i18n.text(lang, "guide", "{game}: rules and questions",
+                          game=i18n.text(lang, "game", profile.game)),
         notation=notation(profile, lang),
         groups=groups(profile, lang),
         questions=faq(profile, lang),

@@ -1,0 +1,68 @@
+"""Agnes Sorel end to end: check, solve, generate, sheet and guide work for both Sorel profiles."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from agnes_teach.cli import app, load_commands
+
+ROOT = Path(__file__).resolve().parent.parent
+SOREL_PUZZLES = ROOT / "puzzles" / "sorel"
+runner = CliRunner()
+load_commands()
+
+
+def test_the_sorel_puzzles_pass_check() -> None:
+    result = runner.invoke(app, ["check", str(SOREL_PUZZLES), "--json"])
+    assert result.exit_code == 0, result.stdout
+    data = json.loads(result.stdout)
+    files = data["results"] if isinstance(data, dict) else data
+    assert len(files) == 3
+    # two of them teach Sorel's own rules
+    themes = {t for path in SOREL_PUZZLES.glob("*.yaml") for t in _themes(path)}
+    assert {"tableau.same-colour", "tableau.suit-run"} <= themes
+
+
+def _themes(path: Path) -> list[str]:
+    import yaml
+
+    return list(yaml.safe_load(path.read_text(encoding="utf-8"))["themes"])
+
+
+@pytest.mark.parametrize(("profile", "number", "status"), [("sorel", 1, "won"), ("sorel-strict", 1, "lost"),
+                                                          ("sorel-strict", 32, "won")])
+def test_solve_a_sorel_deal(profile: str, number: int, status: str) -> None:
+    result = runner.invoke(app, ["solve", "--deal", str(number), "--profile", profile, "--budget", "60",
+                                 "--json"])
+    assert json.loads(result.stdout)["status"] == status
+
+
+@pytest.mark.parametrize("profile", ["sorel", "sorel-strict"])
+def test_guide_and_sheet_for_sorel(profile: str, tmp_path: Path) -> None:
+    out = tmp_path / "guide"
+    # The practice pages (every puzzle's whole game graph, some 45 s for these three) are left out.
+    result = runner.invoke(app, ["guide", "--lang", "ru,es,en", "--profile", profile, "--no-practice",
+                                 "--out", str(out)])
+    assert result.exit_code == 0, result.stdout
+    page = (out / "en.html").read_text(encoding="utf-8")
+    assert "Agnes Sorel: rules and questions" in page and 'id="tableau.same-colour"' in page
+    assert "reserve pile" not in page.split("Questions and answers")[-1]
+    sheet = tmp_path / "sheet.pdf"
+    result = runner.invoke(app, ["sheet", str(SOREL_PUZZLES), "--lang", "es", "--out", str(sheet)])
+    assert result.exit_code == 0 and sheet.stat().st_size > 1000
+
+
+def test_generate_a_sorel_lesson(tmp_path: Path) -> None:
+    # Mined from a real deal: the built lessons lay out alternate colours and reserve piles.
+    out = tmp_path / "mined"
+    result = runner.invoke(app, ["generate", "--theme", "tableau.empty", "--profile", "sorel", "--count", "1",
+                                 "--seed", "1", "--source", "deals", "--deals", "2", "--out", str(out)])
+    assert result.exit_code == 0, result.stdout
+    assert runner.invoke(app, ["check", str(out)]).exit_code == 0
+    refused = runner.invoke(app, ["generate", "--theme", "tableau.wrap", "--profile", "sorel", "--count", "1",
+                                  "--out", str(tmp_path / "built")])
+    assert refused.exit_code == 2 and "--source deals" in refused.stderr
