@@ -89,7 +89,7 @@ def fresh_rows(count: int, fresh_seed: int, playouts: int, seed: int, max_second
 def mined_rows(count: int, deals: str, playouts: int, seed: int, max_seconds: float,
                themes: list[str]) -> tuple[list[Row], dict[str, float]]:
     from agnes_teach.cli.solve import parse_deal_ranges
-    from agnes_teach.generator.mining import mine
+    from agnes_teach.generator.mining import calibrate, mine
 
     rows: list[Row] = []
     rates: dict[str, float] = {}
@@ -99,6 +99,7 @@ def mined_rows(count: int, deals: str, playouts: int, seed: int, max_seconds: fl
         found = mine([theme], parse_deal_ranges(deals), profile, want={theme: count}, max_seconds=max_seconds)
         spent = time.perf_counter() - start
         rates[theme] = 60 * len(found) / spent if spent else 0.0
+        calibrate([f.puzzle for f in found])  # as generate does for a whole batch
         for f in found:
             p = f.puzzle
             m = measure(p.position, theme, p.solution, playouts=playouts, seed=seed)

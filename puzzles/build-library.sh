@@ -1,24 +1,25 @@
 #!/bin/sh
-# Rebuilds puzzles/generated/ from scratch, byte for byte (the generator is
-# seeded; --avoid keeps every puzzle distinct, up to symmetry, from the
-# hand-made ones and from the themes generated before it, so the order of the
-# lines matters).  Run from the repository root:  sh puzzles/build-library.sh
+# Rebuilds puzzles/generated/ from scratch.  Every puzzle is a position mined
+# from a solved real deal (generate --source deals): the solver and the
+# players decide which positions teach, with budgets in solver states and
+# seeded playouts, so the same deal ranges give the same files on any machine.
+# --avoid keeps every puzzle distinct, up to symmetry, from the hand-made and
+# demo ones and from the themes mined before it.
+# Run from the repository root:  sh puzzles/build-library.sh   (about an hour on one core)
 set -e
 BIN=${AGNES_TEACH:-.venv/bin/agnes-teach}
 rm -rf puzzles/generated && mkdir -p puzzles/generated
-gen() {  # theme count seed [extra options]
-    theme=$1; count=$2; seed=$3; shift 3
-    "$BIN" generate --theme "$theme" --count "$count" --seed "$seed" \
-        --out "puzzles/generated/$theme" --avoid puzzles --max-seconds 3600 "$@"
+mined() {  # theme count deals
+    "$BIN" generate --theme "$1" --count "$2" --source deals --deals "$3" \
+        --out "puzzles/generated/$1" --avoid puzzles --max-seconds 3600
 }
 # Required themes: 12 each.
-gen foundation.wrap 12 101
-gen tableau.empty 12 102
-gen tableau.empty 1 31 --task win --difficulty medium  # most come out easy: see README.md
-gen stock.deal 12 103
+mined tableau.empty 12 1-400
+mined foundation.wrap 12 1-400
+mined stock.deal 12 1-1000
 # Other themes: 8 each.
-gen tableau.wrap 8 104
-gen tableau.run 8 105
-gen stock.last-two 8 106
-gen reserve.top 8 107
-gen foundation.start 8 108
+mined tableau.wrap 8 1-400
+mined tableau.run 8 1-400
+mined foundation.start 8 1-400
+mined reserve.top 8 1-400
+mined stock.last-two 8 1-1000

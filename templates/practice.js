@@ -57,7 +57,8 @@
     return {
       piles: piles,
       found: parts[1].split("").map(function (ch) { return DIG.indexOf(ch); }),
-      stock: parts[2].length
+      stock: parts[2].length,
+      stockCards: parts[2].split("").map(function (ch) { return ALPH.indexOf(ch); })
     };
   };
 
@@ -120,6 +121,16 @@
     var reserve = el("div", {"class": "row reserve"});
     for (var r = 0; r < d.reserve; r++) { reserve.appendChild(this.pileBox(1 + d.columns + r, lay, names, true)); }
     board.appendChild(reserve);
+    if (d.stock_shown && lay.stockCards.length) {
+      // The scenario shows its stock in order (stock_shown: true): the cards face up, not playable.
+      var shown = el("div", {"class": "row stock-shown", "role": "group", "aria-label": UI.stock_face_up});
+      shown.appendChild(el("p", {"class": "stock-note"}, UI.stock_face_up));
+      lay.stockCards.forEach(function (c) {
+        shown.appendChild(el("span", {"class": "card" + (CARDS.red[c] ? " red" : ""), "role": "img",
+                                      "aria-label": CARDS.words[c]}, CARDS.shown[c]));
+      });
+      board.appendChild(shown);
+    }
     this.root.querySelector("[data-undo]").disabled = this.history.length < 2;
     var home = lay.found.reduce(function (a, b) { return a + b; }, 0);
     this.root.querySelector("[data-progress]").textContent = fill(UI.progress, {n: String(home)});

@@ -46,8 +46,8 @@ def seed_documents() -> list[dict[str, Any]]:
     names = [
         "handmade/section-08.yaml",
         "../tests/hint_positions/stock-last-two-s106-005.yaml",  # a copy of an earlier library puzzle
-        "demo/02-ace-after-king.yaml",
-        "demo/03-run-moves-whole.yaml",
+        "../tests/sheet_positions/02-ace-after-king.yaml",
+        "../tests/sheet_positions/03-run-moves-whole.yaml",
     ]
     found = sorted((REPO / "puzzles" / "generated").rglob("*.yaml"))
     docs = [yaml.safe_load((REPO / "puzzles" / n).read_text("utf-8")) for n in names]

@@ -10,7 +10,7 @@ from pathlib import Path
 from pypdf import PdfReader
 
 ROOT = Path(__file__).resolve().parent.parent
-DEMO = ROOT / "puzzles" / "demo"
+DEMO = ROOT / "tests" / "sheet_positions"  # the earlier demo set: small, fixed puzzles for the sheet tests
 
 
 def pdf_pages(path: Path) -> list[str]:

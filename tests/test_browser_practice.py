@@ -35,6 +35,7 @@ position:
   exposed: []
 expect: {winnable: true, trap_move: deal}
 solution: 6H>f deal 7H>f 8H>f 9H>f 10H>f JH>f QH>f KH>f deal AH>f 2H>f 3H>f 4H>f
+stock_shown: true
 """
 SECTION_08 = ROOT / "puzzles" / "handmade" / "section-08.yaml"
 SECTION_08_WIN = ["6H>f", "7H>f", "8H>f", "9H>f", "10H>f", "JH>f", "QH>f", "KH>f", "AH>f", "2H>f", "3H>f",
@@ -90,6 +91,16 @@ def test_pages_stay_within_budget(site: Path) -> None:
         assert "://" not in html.replace("http://www.w3.org/2000/svg", "")
     assert 'href="practice-en.html"' in (site / "en.html").read_text("utf-8")
     assert 'href="practice-ru.html"' in (site / "index.html").read_text("utf-8")
+
+
+def test_a_shown_stock_is_drawn_face_up(site: Path, browser) -> None:  # type: ignore[no-untyped-def]
+    page = _open(browser, site, "ru")
+    shown = page.locator('[data-puzzle="test-deal-too-early"] .stock-shown span.card')
+    assert shown.count() == 9
+    assert shown.first.inner_text().strip() == "7♥" and shown.last.inner_text().strip() == "2♥"
+    assert "колода открыта" in page.locator('[data-puzzle="test-deal-too-early"] .stock-note').inner_text()
+    assert page.locator('[data-puzzle="handmade-section-08"] .stock-shown').count() == 0
+    assert not page.errors
 
 
 def test_play_to_the_win_by_typing(site: Path, browser) -> None:  # type: ignore[no-untyped-def]

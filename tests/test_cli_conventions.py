@@ -161,7 +161,7 @@ def test_a_closed_set_refuses_a_typo_with_the_choices() -> None:
 # ------------------------------------------------------------------ --out and --parents
 
 OUT_RUNS = {
-    "sheet": lambda out: ["sheet", str(REPO / "puzzles/demo/01-section-08.yaml"),
+    "sheet": lambda out: ["sheet", str(REPO / "tests/sheet_positions/01-section-08.yaml"),
                           "--out", str(out / "w.pdf")],
     "guide": lambda out: ["guide", "--lang", "en", "--out", str(out / "guide")],
     "survey": lambda out: ["survey", "--deals", "3", "--budget", "20", "--out", str(out / "s.jsonl")],

@@ -24,10 +24,11 @@ MINED = load_scenario(HERE / "mined_positions" / "tableau-empty-d3-m40.yaml")
 @pytest.mark.parametrize(("random", "decisions", "rating"), [
     (0.30, 5, "easy"),  # random play wins too often for more
     (0.00, 1, "easy"),  # one decision point is not enough for medium
-    (0.10, 2, "medium"),
-    (0.02, 3, "medium"),  # hard needs four decision points
+    (0.05, 2, "medium"),
+    (0.00, 3, "medium"),  # hard needs four decision points
     (0.00, 4, "hard"),
-    (0.05, 9, "medium"),  # hard needs random play (almost) never to win
+    (0.01, 9, "medium"),  # hard needs random play never to win
+    (0.06, 9, "easy"),
 ])
 def test_difficulty_from_measured_play(random: float, decisions: int, rating: str) -> None:
     assert mined_difficulty(random, decisions) == rating
@@ -72,3 +73,20 @@ def test_generate_from_deals_refuses_a_bad_range_and_reports_too_few(tmp_path: P
                               "--deals", "1", "--max-seconds", "0.5", "--out", str(tmp_path / "b")])
     assert few.exit_code == 2 and "mined from deals 1" in few.output
     assert not (tmp_path / "b").exists()
+
+
+def test_a_batch_is_rated_by_rank_so_its_ratings_differ_in_random_play() -> None:
+    from agnes_teach.generator.core import Puzzle
+    from agnes_teach.generator.distractors import Distractor
+    from agnes_teach.generator.mining import calibrate
+
+    def made(random: float, decisions: int, name: str) -> Puzzle:
+        tempting = Distractor(list(MINED.solution or [])[0], None)
+        return Puzzle("tableau.empty", "win", 0, MINED.position, [], tempting, "hard", 0.0, name,
+                      stats={"random": random, "decisions": float(decisions)}, source=name)
+
+    batch = [made(0.30, 5, "a"), made(0.00, 1, "b"), made(0.10, 3, "c"), made(0.02, 6, "d"),
+             made(0.00, 9, "e"), made(0.05, 2, "f")]
+    calibrate(batch)
+    rated = {p.source: p.difficulty for p in batch}
+    assert rated == {"a": "easy", "b": "easy", "c": "medium", "f": "medium", "d": "hard", "e": "hard"}

@@ -145,8 +145,8 @@ def test_demo_builds_worksheet_and_guide(tmp_path: Path) -> None:
 
 
 def test_sections_by_theme_easy_to_hard_with_the_rule_on_top() -> None:
-    items = load_items([str(DEMO.parent / "generated" / "tableau.empty"),
-                        str(DEMO.parent / "generated" / "stock.deal")], "en")
+    items = load_items([str(ROOT / "puzzles" / "generated" / "tableau.empty"),
+                        str(ROOT / "puzzles" / "generated" / "stock.deal")], "en")
     themes = [i.theme for i in items]
     assert themes == sorted(themes, key=themes.index)  # one section per theme
     heads = [i for i in items if i.rule]
@@ -159,7 +159,7 @@ def test_sections_by_theme_easy_to_hard_with_the_rule_on_top() -> None:
 
 
 def test_a_shown_stock_is_listed_face_up_and_the_key_explains_the_tempting_move() -> None:
-    (item,) = load_items([str(DEMO.parent / "handmade" / "stock-deal.yaml")], "ru")
+    (item,) = load_items([str(ROOT / "puzzles" / "handmade" / "stock-deal.yaml")], "ru")
     assert item.stock_note is not None and item.stock_note.startswith("Колода открыта")
     assert "4♥ 5♥ Q♦" in item.stock_note
     assert item.explanation is not None and "«сдать из колоды» проигрывает" in item.explanation
@@ -173,7 +173,7 @@ def test_mix_takes_the_easiest_of_each_theme_without_rule_headings() -> None:
     from agnes_teach.render.sheet import parse_mix
 
     mix = parse_mix("foundation.wrap=2, stock.deal=1")
-    items = load_items([str(DEMO.parent)], "en", mix=mix)
+    items = load_items([str(ROOT / "puzzles")], "en", mix=mix)
     assert sorted(i.theme or "" for i in items) == ["foundation.wrap", "foundation.wrap", "stock.deal"]
     assert not any(i.rule for i in items)
     for bad in ("nonsense=1", "stock.deal=0", "stock.deal", ""):

@@ -12,7 +12,7 @@ from agnes_teach.profile import get_profile
 from agnes_teach.render.svg import position_svg
 from agnes_teach.scenario import load_scenario
 
-DEMO = Path(__file__).resolve().parent.parent / "puzzles" / "demo"
+DEMO = Path(__file__).resolve().parent / "sheet_positions"
 
 
 def test_every_card_is_drawn_with_a_text_alternative() -> None:

@@ -183,28 +183,18 @@ def generate_command(
 def _mine(theme: str, count: int, deals: Iterable[int], profile: Profile, difficulty: str | None,
           task: str | None, taken: set[str], max_seconds: float,
           progress: Callable[[int, int, int], None]) -> list[Puzzle]:
-    """`count` mined puzzles of the wanted difficulty and task, in deal order.
-
-    Without --difficulty the ratings are spread: at most a third of `count`
-    (rounded up) of each."""
-    from ..generator.mining import mine
-
-    quota = count if difficulty is not None else -(-count // 3)
-    rated: dict[str, int] = {}
+    """`count` mined puzzles of the wanted difficulty and task, in deal order."""
+    from ..generator.mining import calibrate, mine
 
     def wanted(puzzle: Puzzle) -> bool:
-        if difficulty is not None and puzzle.difficulty != difficulty:
-            return False
-        if task is not None and puzzle.task != task:
-            return False
-        if rated.get(puzzle.difficulty, 0) >= quota:
-            return False
-        rated[puzzle.difficulty] = rated.get(puzzle.difficulty, 0) + 1
-        return True
+        return difficulty in (None, puzzle.difficulty) and task in (None, puzzle.task)
 
     found = mine([theme], deals, profile, want={theme: count}, avoid=taken, max_seconds=max_seconds,
                  accept=wanted, progress=progress)
-    return [f.puzzle for f in found]
+    puzzles = [f.puzzle for f in found]
+    if difficulty is None and len(puzzles) == count:
+        calibrate(puzzles)  # a whole batch: ratings by rank within it
+    return puzzles
 
 
 def _stderr_console():  # type: ignore[no-untyped-def]

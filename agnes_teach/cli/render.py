@@ -99,7 +99,8 @@ def guide_command(
     puzzles: Annotated[
         list[str] | None,
         typer.Option("--puzzles", help="Scenario files or folders for the practice pages (default: the demo "
-                     "set, puzzles/demo). Give --no-practice to leave the practice pages out."),
+                     "set, puzzles/demo, and the playable worked example puzzles/handmade/section-08.yaml). "
+                     "Give --no-practice to leave the practice pages out."),
     ] = None,
     no_practice: Annotated[bool, typer.Option("--no-practice", help="Write no practice pages.")] = False,
     as_json: JsonOption = False,
@@ -119,7 +120,7 @@ def guide_command(
     langs = language_list(lang)
     prof = get_profile(profile)
     check_out(out, parents)
-    scenarios = [] if no_practice else load_puzzles(puzzles or [str(_demo_puzzles())])
+    scenarios = [] if no_practice else load_puzzles(puzzles or _practice_puzzles())
     with _progress("guide", len(langs)) as step:
         written = build_guide(langs, out, prof, progress=step, puzzles=scenarios)
     _report(written, as_json)
@@ -138,6 +139,18 @@ def _demo_puzzles() -> Path:
     if repo.is_dir():
         return repo
     raise InputError(f"no demo puzzles: run this from the repository root (looked for {DEMO_PUZZLES}/)")
+
+
+# The demo's puzzles come from real deals, whose game graphs are far too large to embed; the
+# hand-made worked example of the rules reference keeps one puzzle playable on the practice pages.
+PLAYABLE_EXAMPLE = "handmade/section-08.yaml"
+
+
+def _practice_puzzles() -> list[str]:
+    """The default practice set: the demo puzzles and the playable worked example."""
+    demo = _demo_puzzles()
+    example = demo.parent / PLAYABLE_EXAMPLE
+    return [str(demo)] + ([str(example)] if example.is_file() else [])
 
 
 @app.command("demo")
@@ -166,5 +179,5 @@ def demo_command(
         for code in langs:
             written += build_sheet([str(puzzles)], code, out / f"worksheet-{code}.pdf", progress=step)
         written += build_guide(["ru", "es", "en"], out / "guide", get_profile(DEFAULT_PROFILE), progress=step,
-                               puzzles=load_puzzles([str(puzzles)]))
+                               puzzles=load_puzzles(_practice_puzzles()))
     _report(written, as_json)

@@ -52,8 +52,8 @@ FIRST_MOVE = 15  # earlier positions are openings: nearly the whole game still t
 # ... except for the deal, whose lesson lives in the opening while the stock is full.
 FIRST_MOVE_OF: dict[str, int] = {RuleId.STOCK_DEAL: 4}
 TAIL_MOVES = 6  # positions this close to the end are won by anyone
-HARD_RANDOM_MAX = 0.02  # hard: random play (almost) never wins, and 4+ decision points
-MEDIUM_RANDOM_MAX = 0.12
+HARD_RANDOM_MAX = 0.0  # hard: random play never wins (of the checker's 200 playouts), and 4+ decision points
+MEDIUM_RANDOM_MAX = 0.05
 DECISION_WINDOW = 24
 SPACING = 6  # two puzzles of one theme from one game lie at least this many moves apart
 
@@ -80,6 +80,30 @@ def mined_difficulty(random: float, decisions: int) -> str:
     if random <= HARD_RANDOM_MAX and decisions >= 2 * MIN_DECISIONS:
         return "hard"
     return "medium"
+
+
+def calibrate(puzzles: list[Puzzle]) -> None:
+    """Rate a batch of one theme by rank, so that its ratings differ in measured play.
+
+    A puzzle with fewer than two decision points is easy (criterion 1 asks
+    two of a medium or hard one).  The rest are ranked by random play's win
+    rate (as the file records it, in whole percent) from high to low, then by
+    decision points, line length and source; easy takes the top until a third
+    of the batch is easy, and the remainder splits into medium and hard
+    halves.  Below three puzzles the single-puzzle rating stands."""
+    if len(puzzles) < 3:
+        return
+    easy = [p for p in puzzles if p.stats.get("decisions", 0) < MIN_DECISIONS]
+    rest = sorted((p for p in puzzles if p.stats.get("decisions", 0) >= MIN_DECISIONS),
+                  key=lambda p: (-round(100 * p.stats.get("random", 0.0)), p.stats.get("decisions", 0),
+                                 len(p.solution), p.source))
+    while rest and len(easy) < len(puzzles) // 3:
+        easy.append(rest.pop(0))
+    for p in easy:
+        p.difficulty = "easy"
+    half = (len(rest) + 1) // 2
+    for i, p in enumerate(rest):
+        p.difficulty = "medium" if i < half else "hard"
 
 
 def _restricts(theme: str, pos: Position, moves: list[Move]) -> bool:

@@ -375,6 +375,7 @@ def puzzle_data(scenario: Scenario, lang: str, messages: Messages) -> PuzzleData
         "columns": profile.columns,
         "reserve": profile.reserve_piles,
         "exposed": profile.exposed_cells,
+        "stock_shown": scenario.raw.get("stock_shown") is True,  # draw the stock face up, in order
         "base": rank_name(start.base),
         "width": width,
         "patterns": patterns,
@@ -459,6 +460,7 @@ def ui_strings(lang: str) -> dict[str, object]:
     return {
         "foundation": t(lang, "practice", "foundation"),
         "stock": t(lang, "practice", "stock"),
+        "stock_face_up": t(lang, "diagram", "stock, face up, in dealing order (a row per deal)"),
         "deal_label": t(lang, "practice", "Deal from the stock (cards left: {n})"),
         "pile": {
             "t": t(lang, "practice", "column {n}"),

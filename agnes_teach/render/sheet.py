@@ -46,6 +46,7 @@ class SheetItem:
     explanation: str | None = None  # why the tempting move fails
     show_title: bool = True  # a generated puzzle's neutral title ("Puzzle 3") would clash with its number
     answer_tail: str | None = None  # "then the last N cards go home" for a line that ends so
+    answer_lines: int = 9  # room to write: more for a long line to play out
 
 
 DIFFICULTY_ORDER = {"easy": 0, "medium": 1, "hard": 2}
@@ -228,6 +229,7 @@ def _mixed(loaded: list[Scenario], mix: dict[str, int]) -> list[Scenario]:
 
 
 HOME_TAIL_MIN = 4  # a long winning line ending in at least this many moves home prints them as one sentence
+MOVES_PER_LINE, MAX_LINES = 4, 20  # a pupil writes about four moves on a line; a page holds twenty
 LONG_LINE = 20  # shorter lines are printed whole: an endgame's moves home are part of its answer
 
 
@@ -302,6 +304,7 @@ def load_items(
             stock_note=stock_note(sc, lang),
             explanation=explanation(sc, lang),
             show_title="generator" not in sc.raw,
+            answer_lines=min(MAX_LINES, max(9, -(-len(shown) // MOVES_PER_LINE))) if sc.task == "win" else 9,
         ))
         previous_theme = theme
     if problems:
