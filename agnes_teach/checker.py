@@ -377,12 +377,14 @@ def _check_hidden_stock(sc: Scenario, result: CheckResult, lang: str) -> None:
 
 def _check_teaching(sc: Scenario, result: CheckResult, lang: str) -> None:
     """Criteria 1-2 for a puzzle (a win, key-move or trap task): failable, beaten by the misconception."""
-    from .generator.teaching import measure, teaching_problems
+    from .generator.teaching import MIN_DECISIONS, measure, teaching_problems
 
     if sc.task not in ("win", "key-move", "trap"):
         return
     theme = next((t for t in sc.themes), None)
-    m = measure(sc.position, theme, _line_of(sc))
+    # Only a medium or hard puzzle needs decision points, and only MIN_DECISIONS of them.
+    needed = MIN_DECISIONS if sc.raw.get("difficulty") in ("medium", "hard") else 0
+    m = measure(sc.position, theme, _line_of(sc), decisions_needed=needed)
     problems = teaching_problems(m, sc.task, sc.raw.get("difficulty"), len(sc.expect.get("illegal", {})))
     for problem in problems:
         message = i18n.text(lang, "check", "does not teach: {problem}", problem=problem)

@@ -79,12 +79,14 @@ def distinct_children(pos: Position) -> dict[bytes, tuple[Move, Position]]:
     return out
 
 
-def decision_points(pos: Position, line: Iterable[Move], verdict: _Verdicts | None = None) -> tuple[int, int]:
-    """(decision points, unknown verdicts) along a winning line from `pos`."""
+def decision_points(pos: Position, line: Iterable[Move], verdict: _Verdicts | None = None,
+                    enough: int | None = None) -> tuple[int, int]:
+    """(decision points, unknown verdicts) along a winning line from `pos`; counting stops once
+    `enough` are found (a check that needs only so many: a mined line is 40-80 moves long)."""
     verdict = verdict or _Verdicts()
     decisions = unknown = 0
     for move in line:
-        if pos.is_won():
+        if pos.is_won() or (enough is not None and decisions >= enough):
             break
         children = distinct_children(pos)
         statuses = [verdict(after) for _, after in children.values()]
@@ -96,12 +98,15 @@ def decision_points(pos: Position, line: Iterable[Move], verdict: _Verdicts | No
 
 
 def measure(pos: Position, theme: str | None, line: list[Move], *, playouts: int = PLAYOUTS,
-            seed: int = PLAYOUT_SEED) -> Measures:
-    """Every teaching measure of one puzzle (its position, theme and winning line)."""
+            seed: int = PLAYOUT_SEED, decisions_needed: int | None = None) -> Measures:
+    """Every teaching measure of one puzzle (its position, theme and winning line).
+
+    `decisions_needed` stops counting decision points once that many are
+    found (0: none are counted), for a check that needs only so many."""
     verdict = _Verdicts()
     children = distinct_children(pos)
     statuses = [verdict(after) for _, after in children.values()]
-    decisions, unknown = decision_points(pos, line, verdict)
+    decisions, unknown = decision_points(pos, line, verdict, decisions_needed)
     misconception = MISCONCEPTIONS.get(theme or "")
     believer = misconception_policy(misconception) if misconception else None
     return Measures(
