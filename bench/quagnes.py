@@ -48,16 +48,18 @@ def wilson(wins: int, n: int, z: float = 1.96) -> tuple[float, float]:
     return max(0.0, centre - half), min(1.0, centre + half)
 
 
-def quagnes_verdict(number: int, max_states: int) -> tuple[str, float, int]:
+def quagnes_verdict(number: int, max_states: int, profile: str = "sorel-strict",
+                    empty: str = "none") -> tuple[str, float, int]:
     import quagnes  # a test dependency: pip install -e '.[test]'
 
-    pos = deal(number, get_profile("sorel-strict"))
+    pos = deal(number, get_profile(profile))
     with tempfile.NamedTemporaryFile("w", suffix=".txt", delete=False, encoding="utf-8") as handle:
         handle.write(deck_text(pos))
         name = handle.name
     try:
         start = time.perf_counter()
-        game = quagnes.Agnes(deck_filename=name, max_states=max_states, **QUAGNES_SETTINGS)
+        settings = QUAGNES_SETTINGS | {"move_to_empty_pile": empty}
+        game = quagnes.Agnes(deck_filename=name, max_states=max_states, **settings)
         rc = game.play()
         return {1: "won", 2: "lost", 3: "unknown"}[rc], time.perf_counter() - start, game.n_states_checked
     finally:
@@ -83,6 +85,10 @@ def main() -> None:
     parser.add_argument("--nodes", type=int, default=400_000, help="our state budget per deal")
     parser.add_argument("--max-states", type=int, default=400_000, help="quagnes' state budget per deal")
     parser.add_argument("--out", type=Path, required=True, help="JSON lines, one per deal and profile")
+    parser.add_argument("--empty", default="none",
+                        help="quagnes' move_to_empty_pile for profiles laid out 1..7 other than sorel-strict "
+                        "(a profile file with extends: sorel-strict and empty_column: any-run is compared "
+                        "with --empty 'any run')")
     args = parser.parse_args()
     done: set[tuple[str, int]] = set()
     if args.out.exists():
@@ -95,13 +101,15 @@ def main() -> None:
     with args.out.open("a", encoding="utf-8") as out:
         for count, number in enumerate(parse_range(args.deals), start=1):
             for profile in profiles:
-                if (profile, number) in done:
+                if (get_profile(profile).id, number) in done:
                     continue
                 status, seconds, nodes = ours(profile, number, args.seconds, args.nodes)
-                row: dict[str, object] = {"profile": profile, "deal": number, "ours": status,
+                name = get_profile(profile).id
+                row: dict[str, object] = {"profile": name, "deal": number, "ours": status,
                                           "seconds": round(seconds, 3), "nodes": nodes}
-                if profile == "sorel-strict":
-                    q, q_seconds, q_states = quagnes_verdict(number, args.max_states)
+                if get_profile(profile).column_lengths == (1, 2, 3, 4, 5, 6, 7):
+                    empty = "none" if name == "sorel-strict" else args.empty
+                    q, q_seconds, q_states = quagnes_verdict(number, args.max_states, profile, empty)
                     row |= {"quagnes": q, "quagnes_seconds": round(q_seconds, 3), "quagnes_states": q_states}
                 out.write(json.dumps(row) + "\n")
                 out.flush()
@@ -122,7 +130,11 @@ def summarise(path: Path) -> None:
         rate = won / (won + lost) if won + lost else 0.0
         print(f"| {profile} | {len(mine)} | {won} | {lost} | {len(mine) - won - lost} | {rate:.1%} | "
               f"{low:.1%} – {high:.1%} |")
-    strict = [r for r in rows if "quagnes" in r]
+    for name in sorted({r["profile"] for r in rows if "quagnes" in r}):
+        compare(name, [r for r in rows if "quagnes" in r and r["profile"] == name])
+
+
+def compare(name: str, strict: list[dict[str, object]]) -> None:
     if strict:
         both = [r for r in strict if "unknown" not in (r["ours"], r["quagnes"])]
         agree = sum(r["ours"] == r["quagnes"] for r in both)
@@ -130,7 +142,7 @@ def summarise(path: Path) -> None:
         q_lost = sum(r["quagnes"] == "lost" for r in strict)
         low, high = wilson(q_won, q_won + q_lost)
         print()
-        print(f"sorel-strict vs quagnes: {len(strict)} deals, {len(both)} decided by both, {agree} agree, "
+        print(f"{name} vs quagnes: {len(strict)} deals, {len(both)} decided by both, {agree} agree, "
               f"{len(both) - agree} disagree; quagnes alone: {q_won} won, {q_lost} lost, "
               f"{len(strict) - q_won - q_lost} unknown (win rate {q_won / max(1, q_won + q_lost):.1%}, "
               f"{low:.1%} – {high:.1%}).")
