@@ -4,6 +4,7 @@ Run:
   .venv/bin/python bench/teach.py --library puzzles [--playouts 500 --seed 20261201]
   .venv/bin/python bench/teach.py --fresh 6 --fresh-seed 777 [--max-seconds 300]
   .venv/bin/python bench/teach.py --fresh 4 --fresh-deals 5001-5400 --playouts 200
+  .venv/bin/python bench/teach.py --library puzzles/generated --playouts 0 --fatal 40
 
 With ``--fresh-deals RANGE`` the fresh batch is mined from those deals
 (``generate --source deals``) instead of built from a seed.
@@ -16,6 +17,12 @@ theme's permission is removed, mean decision points on the solution line,
 the share meeting criteria 1-2, random-play win rate per difficulty, and for
 a fresh batch the generation rate (verified puzzles per minute, one process).
 ``--json FILE`` writes every puzzle's measures.
+
+``--fatal N`` (with ``--library``) adds a stricter table: N random playouts
+per puzzle with no move cap that matters, each ending when it wins or when
+the solver proves the position lost (``players.fatal_mistake_rate``).  The
+capped "random" column counts running out of moves as a loss; this one
+counts only a mistake that loses the game.
 """
 
 from __future__ import annotations
@@ -109,6 +116,29 @@ def mined_rows(count: int, deals: str, playouts: int, seed: int, max_seconds: fl
     return rows, rates
 
 
+def fatal_table(folder: str, playouts: int, seed: int) -> str:
+    """Per theme: how often uniform random play makes a fatal mistake (no cap that matters)."""
+    from agnes_teach.generator.players import fatal_mistake_rate, random_policy
+
+    by: dict[str, list[float]] = defaultdict(list)
+    for f in scenario_files([folder]):
+        sc = load_scenario(f)
+        theme = next((t for t in sc.themes if t in THEMES), "(other)")
+        survives = 1 - fatal_mistake_rate(sc.position, random_policy, playouts=playouts, seed=seed)
+        by[theme].append(survives)
+        print(f"  {sc.id}: random survives {survives:.2f}", file=sys.stderr, flush=True)
+    head = ["theme", "n", "random wins (no fatal mistake)", "files at most 35%"]
+    out = [f"### {folder}: random play to a fatal mistake ({playouts} playouts per file)", "",
+           "| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
+    everything = [x for xs in by.values() for x in xs]
+    for theme in sorted(by):
+        xs = by[theme]
+        out.append(f"| {theme} | {len(xs)} | {mean(xs):.0%} | {sum(x <= 0.35 for x in xs)}/{len(xs)} |")
+    out.append(f"| all | {len(everything)} | {mean(everything):.0%} | "
+               f"{sum(x <= 0.35 for x in everything)}/{len(everything)} |")
+    return "\n".join(out)
+
+
 def table(title: str, rows: list[Row], rates: dict[str, float] | None) -> str:
     by: dict[str, list[Row]] = defaultdict(list)
     for row in rows:
@@ -152,15 +182,19 @@ def main() -> None:
     parser.add_argument("--fresh-deals", help="mine the fresh batch from these deals (e.g. 5001-5400)")
     parser.add_argument("--themes", default=",".join(theme_ids()))
     parser.add_argument("--max-seconds", type=float, default=300.0, help="per theme, for --fresh")
-    parser.add_argument("--playouts", type=int, default=500)
+    parser.add_argument("--playouts", type=int, default=500, help="0: skip the capped measures")
     parser.add_argument("--seed", type=int, default=20261201, help="playout seed (not the checker's)")
+    parser.add_argument("--fatal", type=int, default=0,
+                        help="with --library: this many more random playouts per file, to a fatal mistake")
     parser.add_argument("--json", help="write every puzzle's measures to this file")
     args = parser.parse_args()
     dump: list[dict[str, object]] = []
-    if args.library:
+    if args.library and args.playouts:
         rows = library_rows(args.library, args.playouts, args.seed)
         print(table(f"library {args.library}", rows, None))
         dump += [{"theme": r[0], "id": r[1], "difficulty": r[2], **r[4].to_json()} for r in rows]
+    if args.library and args.fatal:
+        print(fatal_table(args.library, args.fatal, args.seed))
     if args.fresh:
         themes = [t for t in args.themes.split(",") if t]
         if args.fresh_deals:

@@ -10,8 +10,10 @@ from agnes_teach.generator import THEMES
 from agnes_teach.generator.players import (
     MISCONCEPTIONS,
     PREDICATES,
+    fatal_mistake_rate,
     lost_under,
     player,
+    playout,
     win_rate,
 )
 from agnes_teach.moves import DEAL_MOVE, Move
@@ -117,6 +119,29 @@ def test_win_rates_are_reproducible_shares() -> None:
     assert win_rate(NEEDS_WRAP, player("tableau.wrap"), playouts=20) == 0.0
     assert win_rate(NEEDS_EMPTY, player("tableau.empty"), playouts=20) == 0.0
     assert win_rate(NO_NEED, player("greedy"), playouts=20) == 1.0
+
+
+FATAL_CASES = [  # (position, player, fatal-mistake rate in 40 playouts, seed 1)
+    (NO_NEED, "random", 0.0),  # no move loses: random play cannot fail it
+    (NEEDS_EMPTY, "random", 0.0),
+    (NEEDS_WRAP, "random", 0.45),  # some first moves bury K♣ for good
+    (NEEDS_WRAP, "tableau.wrap", 1.0),  # the believer never lays K♣ on A♦
+]
+
+
+@pytest.mark.parametrize(("position", "name", "rate"), FATAL_CASES)
+def test_fatal_mistake_rates(position: Position, name: str, rate: float) -> None:
+    assert fatal_mistake_rate(position, player(name), playouts=40, seed=1) == rate
+
+
+def test_running_out_of_moves_is_not_a_fatal_mistake() -> None:
+    import random
+
+    # Capped at two moves, random play never finishes NO_NEED (a loss for the capped rate)...
+    assert not any(playout(NO_NEED, player("random"), random.Random(s), max_moves=2) for s in range(10))
+    # ...yet it has made no mistake that loses the game.
+    assert fatal_mistake_rate(NO_NEED, player("random"), playouts=10, max_moves=2) == 0.0
+    assert fatal_mistake_rate(COVERED, player("random"), playouts=10, max_moves=2) == 1.0  # lost already
 
 
 # Base 5, every suit home but 2♣ 3♣ 4♣.  Reserve: 3♣ lies on 2♣ (r1).  The believer never

@@ -14,6 +14,14 @@ player is going round in circles).  ``lost_under`` decides exactly, by
 exploring every reachable state, whether a position can be won at all by
 someone who holds the misconception: "the position is lost when the theme's
 permission is removed".
+
+The capped win rate says how often a player wins *within* ``MAX_MOVES``; a
+long line (a mined position can need 80 moves) can look failable only
+because the random player runs out of moves.  ``fatal_mistake_rate`` asks
+the stricter question a teacher asks: how often does the player make a
+mistake that loses the game?  A playout ends when it wins, when the solver
+proves the position lost (checked every ``FATAL_CHECK_EVERY`` moves), or at
+``FATAL_CAP`` moves, which counts as "no mistake yet".
 """
 
 from __future__ import annotations
@@ -47,6 +55,10 @@ RANDOM_MAX = 0.35  # criterion 1: random play may win at most this share
 MAX_STATES = 30_000  # the most states ``lost_under`` explores before it answers "unknown"
 BELIEF_NODES = 300_000  # the solver's budget (states) for one verdict of the believer's game
 TREE_DEPTH = 1  # how many believer moves the tree test looks ahead before the full game's solver decides
+
+FATAL_CAP = 3_000  # far beyond any solution line: a playout still alive here has made no fatal mistake
+FATAL_CHECK_EVERY = 15  # moves between solver checks of a playout (a lost position stays lost)
+FATAL_NODES = 200_000  # the solver's budget per check; "unknown" counts as still alive
 
 MovePredicate = Callable[[Position, Move], bool]
 
@@ -193,6 +205,34 @@ def win_rate(pos: Position, policy: Policy, playouts: int = PLAYOUTS, seed: int 
     """The share of `playouts` games `policy` wins from `pos` (fixed seed: reproducible)."""
     rng = random.Random(seed)
     return sum(playout(pos, policy, rng) for _ in range(playouts)) / playouts
+
+
+def fatal_playout(pos: Position, policy: Policy, rng: random.Random, max_moves: int = FATAL_CAP,
+                  check_every: int = FATAL_CHECK_EVERY, nodes: int = FATAL_NODES) -> bool:
+    """One game by `policy` from `pos`: did it reach a position the solver proves lost?
+
+    A game that wins, or is still not proved lost after `max_moves`, made no
+    fatal mistake.  Being stuck (no move the policy makes) in an unwon
+    position is a loss.
+    """
+    for done in range(max_moves):
+        if pos.is_won():
+            return False
+        if done % check_every == 0 and solve(pos, nodes=nodes).status == "lost":
+            return True
+        moves = legal_moves(pos)
+        move = policy(pos, moves, rng) if moves else None
+        if move is None:
+            return True
+        pos = apply_unchecked(pos, move)
+    return not pos.is_won() and solve(pos, nodes=nodes).status == "lost"
+
+
+def fatal_mistake_rate(pos: Position, policy: Policy, playouts: int = 40, seed: int = PLAYOUT_SEED,
+                       **limits: int) -> float:
+    """The share of `playouts` games by `policy` that make a fatal mistake (fixed seed)."""
+    rng = random.Random(seed)
+    return sum(fatal_playout(pos, policy, rng, **limits) for _ in range(playouts)) / playouts
 
 
 def _kings_only_into_empty(rules: Rules) -> None:
