@@ -188,17 +188,29 @@ def player(name: str) -> Policy:
     return misconception_policy(MISCONCEPTIONS[name])
 
 
-def playout(pos: Position, policy: Policy, rng: random.Random, max_moves: int = MAX_MOVES) -> bool:
-    """One game by `policy` from `pos`: won or not."""
-    for _ in range(max_moves):
+GameEnd = Literal["won", "halted", "stuck", "cap"]
+
+
+def _game(pos: Position, policy: Policy, rng: random.Random, max_moves: int,
+          halt: Callable[[Position, int], bool] | None = None) -> tuple[Position, GameEnd]:
+    """Play `policy` from `pos` until it wins, `halt(position, moves made)` is true, it makes no move
+    (stuck), or `max_moves` are made (cap); the last position and why the game ended."""
+    for done in range(max_moves):
         if pos.is_won():
-            return True
+            return pos, "won"
+        if halt is not None and halt(pos, done):
+            return pos, "halted"
         moves = legal_moves(pos)
         move = policy(pos, moves, rng) if moves else None
         if move is None:
-            return False
+            return pos, "stuck"
         pos = apply_unchecked(pos, move)
-    return pos.is_won()
+    return pos, "won" if pos.is_won() else "cap"
+
+
+def playout(pos: Position, policy: Policy, rng: random.Random, max_moves: int = MAX_MOVES) -> bool:
+    """One game by `policy` from `pos`: won or not."""
+    return _game(pos, policy, rng, max_moves)[1] == "won"
 
 
 def win_rate(pos: Position, policy: Policy, playouts: int = PLAYOUTS, seed: int = PLAYOUT_SEED) -> float:
@@ -215,17 +227,11 @@ def fatal_playout(pos: Position, policy: Policy, rng: random.Random, max_moves: 
     fatal mistake.  Being stuck (no move the policy makes) in an unwon
     position is a loss.
     """
-    for done in range(max_moves):
-        if pos.is_won():
-            return False
-        if done % check_every == 0 and solve(pos, nodes=nodes).status == "lost":
-            return True
-        moves = legal_moves(pos)
-        move = policy(pos, moves, rng) if moves else None
-        if move is None:
-            return True
-        pos = apply_unchecked(pos, move)
-    return not pos.is_won() and solve(pos, nodes=nodes).status == "lost"
+    def proved_lost(here: Position, done: int = 0) -> bool:
+        return done % check_every == 0 and solve(here, nodes=nodes).status == "lost"
+
+    end, how = _game(pos, policy, rng, max_moves, proved_lost)
+    return how in ("halted", "stuck") or (how == "cap" and proved_lost(end))
 
 
 def fatal_mistake_rate(pos: Position, policy: Policy, playouts: int = 40, seed: int = PLAYOUT_SEED,
