@@ -150,6 +150,30 @@ class Choice(Shape):
         return super().explain(value)
 
 
+PROFILE_FILE_PATTERN = r"[^\u0000-\u001f\u007f]+\.ya?ml"
+
+
+@dataclass
+class ProfileName(Choice):
+    """A shipped profile's id, or the path of a profile file (house rules)."""
+
+    @property
+    def expects(self) -> str:  # type: ignore[override]
+        return f"one of: {', '.join(self.values)}, or a profile file's path ending in .yaml"
+
+    def schema(self) -> dict[str, Any]:
+        return {"anyOf": [{"enum": list(self.values)},
+                          {"type": "string", "maxLength": 1000, "pattern": f"^{PROFILE_FILE_PATTERN}$"}]}
+
+    def explain(self, value: object) -> str:
+        if isinstance(value, str):
+            close = difflib.get_close_matches(value, self.values, n=1)
+            hint = f"; did you mean {close[0]}?" if close else ""
+            return (f"unknown profile {value!r} (known: {', '.join(self.values)}, or a profile file's path "
+                    f"ending in .yaml){hint}")
+        return super().explain(value)
+
+
 @dataclass
 class Boolean(Shape):
     expects: str = "true or false"
@@ -586,8 +610,10 @@ DIFFICULTIES = ("easy", "medium", "hard")
 @cache
 def position_record() -> Record:
     return Record(name="a position", fields=(
-        Field("profile", Choice(_profile_ids(), what="profile"),
-              "The variant profile; bernauer when left out."),
+        Field("profile", ProfileName(_profile_ids(), what="profile"),
+              "The variant profile: a shipped profile's id, or the path of a house-rules profile file "
+              "ending in .yaml (a relative path is read from the scenario's folder first, then from the "
+              "working folder); bernauer when left out."),
         Field("base", Rank(), "The base rank: the rank every foundation starts from (A, 2..10, J, Q, K). "
               "Required in profiles that deal a base card."),
         Field("foundations", Nullable(MapOf(

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass, replace
+from pathlib import Path
 from typing import Any
 
 from .cards import (
@@ -17,7 +18,7 @@ from .cards import (
     rank_name,
     suit_of,
 )
-from .errors import InputError, Problem
+from .errors import InputError, Problem, ProfileError
 from .fields import convert, shape_issues
 from .profile import Profile, get_profile
 from .registry import RuleId
@@ -109,7 +110,8 @@ class Position:
             return " ".join(card_name(c) for c in p) if p else []
 
         base: int | str = self.base if 2 <= self.base <= 10 else rank_name(self.base)
-        data: dict[str, Any] = {"profile": self.profile.id, "base": base}
+        # A house-rules profile is named by the file it was read from, so the file loads again.
+        data: dict[str, Any] = {"profile": self.profile.source or self.profile.id, "base": base}
         data["foundations"] = {
             SUITS[s]: card_name(top) for s in range(4) if (top := self.foundation_top(s)) is not None
         }
@@ -146,6 +148,15 @@ def parse_position(
     return position_from_values(convert(data, "position"), loc, profile)
 
 
+def _profile_name(name: str | None, loc: Locator) -> str | None:
+    """A relative profile file path is read from the scenario's folder first (a scenario and its
+    house rules travel together), then from the working folder."""
+    if not name or not name.endswith((".yaml", ".yml")) or Path(name).is_absolute() or not loc.file:
+        return name
+    beside = Path(loc.file).parent / name
+    return str(beside) if beside.is_file() else name
+
+
 def position_from_values(
     values: dict[str, Any], loc: Locator, profile: Profile | None = None
 ) -> Position:
@@ -157,7 +168,12 @@ def position_from_values(
         problems.append(loc.problem(message, *path))
 
     if profile is None:
-        profile = get_profile(values.get("profile"))
+        name = values.get("profile")
+        try:
+            profile = get_profile(_profile_name(name, loc))
+        except ProfileError as exc:  # a house-rules file that is missing or broken: say where it is named
+            raise ProfileError([loc.problem(f"profile {name}: {p.message}", "profile") if not p.file
+                                or p.file == name else p for p in exc.problems]) from None
 
     base = profile.base_rank or 0
     before_base = len(problems)

@@ -369,5 +369,7 @@ def _load_file(path: Path) -> Profile:
     data.setdefault("id", path.stem)
     try:
         return _load(_resolve_extends(data, where), source=where)
+    except ProfileError:  # already names the file
+        raise
     except (KeyError, ValueError, TypeError) as exc:
         raise ProfileError(f"{where}: {exc}") from None

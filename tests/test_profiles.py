@@ -95,6 +95,52 @@ def test_a_profile_file_is_house_rules(tmp_path: Path) -> None:
         get_profile("klondike")
 
 
+def _house_scenario(tmp_path: Path) -> Path:
+    """A deal of a house profile, written as a file in `games/` beside `house.yaml`."""
+    import yaml
+
+    (tmp_path / "house.yaml").write_text("extends: sorel-strict\nempty_column: any-run\n")
+    games = tmp_path / "games"
+    games.mkdir()
+    pos = deal(5, get_profile(str(tmp_path / "house.yaml")))
+    data = pos.to_data()
+    data["profile"] = "../house.yaml"  # as `deal --profile ../house.yaml` writes it from games/
+    (games / "d5.yaml").write_text(yaml.safe_dump(data, sort_keys=False))
+    return games / "d5.yaml"
+
+
+@pytest.mark.parametrize(("profile_line", "problem"), [
+    ("../house.yaml", None),  # relative to the scenario's folder
+    ("../nohouse.yaml", "d5.yaml:1: profile ../nohouse.yaml: no such file"),
+    ("sorell", "unknown profile 'sorell' (known: agnes-ru, bernauer"),
+    ("house", "or a profile file's path ending in .yaml"),
+])
+def test_a_scenario_names_its_house_profile_file(tmp_path: Path, profile_line: str,
+                                                 problem: str | None) -> None:
+    from agnes_teach.scenario import load_scenario
+
+    path = _house_scenario(tmp_path)
+    text = path.read_text().replace("profile: ../house.yaml", f"profile: {profile_line}")
+    path.write_text(text)
+    if problem is None:
+        sc = load_scenario(path)
+        assert sc.position.profile.empty_fill == EmptyFill.ANY_RUN
+        assert sc.position.to_data()["profile"] == str(tmp_path / "games" / "../house.yaml")
+        return
+    with pytest.raises(InputError) as caught:
+        load_scenario(path)
+    assert problem in str(caught.value)
+
+
+def test_a_house_profile_deal_loads_again(tmp_path: Path) -> None:
+    from agnes_teach.position import parse_position
+
+    house = tmp_path / "house.yaml"
+    house.write_text("extends: sorel\nempty_column: any-card\n")
+    pos = deal(2, get_profile(str(house)))
+    assert parse_position(pos.to_data()) == pos
+
+
 def test_the_same_colour_table() -> None:
     pos = deal(1, get_profile("sorel"))  # base 9: ranks run 8 (highest), 7, ..., A, K, ..., 9
     from agnes_teach.board import fits
