@@ -87,7 +87,7 @@ def test_unknown_profile() -> None:
     data["profile"] = "klondike"
     assert messages(data) == [
         "unknown profile 'klondike' (known: agnes-ru, bernauer, morehead, parlett, reserve-last-deal, sorel, "
-        "sorel-strict)"
+        "sorel-strict, or a profile file's path ending in .yaml)"
     ]
 
 
