@@ -39,6 +39,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from agnes_teach.engine import resolve  # noqa: E402
 from agnes_teach.generator import THEMES, generate, theme_ids  # noqa: E402
+from agnes_teach.generator.core import Puzzle  # noqa: E402
 from agnes_teach.generator.teaching import Measures, measure, teaching_problems  # noqa: E402
 from agnes_teach.moves import Move  # noqa: E402
 from agnes_teach.profile import get_profile  # noqa: E402
@@ -75,6 +76,16 @@ def library_rows(folder: str, playouts: int, seed: int) -> list[Row]:
     return rows
 
 
+def _measured(theme: str, puzzles: list[Puzzle], ids: list[str], playouts: int, seed: int) -> list[Row]:
+    """The players' measures of a fresh batch, one row per puzzle."""
+    rows: list[Row] = []
+    for p, ident in zip(puzzles, ids, strict=True):
+        m = measure(p.position, theme, p.solution, playouts=playouts, seed=seed)
+        refused = 1 if p.distractor.rule is not None else 0
+        rows.append((theme, ident, p.difficulty, p.task, m, refused))
+    return rows
+
+
 def fresh_rows(count: int, fresh_seed: int, playouts: int, seed: int, max_seconds: float,
                themes: list[str]) -> tuple[list[Row], dict[str, float]]:
     rows: list[Row] = []
@@ -85,10 +96,7 @@ def fresh_rows(count: int, fresh_seed: int, playouts: int, seed: int, max_second
         puzzles = generate(theme, count, fresh_seed, profile, max_seconds=max_seconds)
         spent = time.perf_counter() - start
         rates[theme] = 60 * len(puzzles) / spent if spent else 0.0
-        for p in puzzles:
-            m = measure(p.position, theme, p.solution, playouts=playouts, seed=seed)
-            refused = 1 if p.distractor.rule is not None else 0
-            rows.append((theme, f"{theme}-{p.seed}", p.difficulty, p.task, m, refused))
+        rows += _measured(theme, puzzles, [f"{theme}-{p.seed}" for p in puzzles], playouts, seed)
         print(f"  {theme}: {len(puzzles)} in {spent:.0f} s", file=sys.stderr, flush=True)
     return rows, rates
 
@@ -106,12 +114,9 @@ def mined_rows(count: int, deals: str, playouts: int, seed: int, max_seconds: fl
         found = mine([theme], parse_deal_ranges(deals), profile, want={theme: count}, max_seconds=max_seconds)
         spent = time.perf_counter() - start
         rates[theme] = 60 * len(found) / spent if spent else 0.0
-        calibrate([f.puzzle for f in found])  # as generate does for a whole batch
-        for f in found:
-            p = f.puzzle
-            m = measure(p.position, theme, p.solution, playouts=playouts, seed=seed)
-            refused = 1 if p.distractor.rule is not None else 0
-            rows.append((theme, p.source, p.difficulty, p.task, m, refused))
+        puzzles = [f.puzzle for f in found]
+        calibrate(puzzles)  # as generate does for a whole batch
+        rows += _measured(theme, puzzles, [p.source for p in puzzles], playouts, seed)
         print(f"  {theme}: {len(found)} in {spent:.0f} s", file=sys.stderr, flush=True)
     return rows, rates
 
@@ -167,6 +172,9 @@ def table(title: str, rows: list[Row], rates: dict[str, float] | None) -> str:
             cells.append(f"{rates.get(theme, 0):.1f}")
         out.append("| " + " | ".join(cells) + " |")
     allm = [r[4] for r in rows]
+    if not allm:  # a fresh batch that found nothing within its time
+        out.append("| all | 0 | - | - | | | - | 0/0 | |" + (" |" if rates else ""))
+        return "\n".join(out)
     ok = sum(not teaching_problems(r[4], r[3], r[2], r[5]) for r in rows)
     out.append(f"| all | {len(rows)} | {mean(m.random for m in allm):.0%} "
                f"| {mean(m.greedy for m in allm):.0%} | | | {mean(m.decisions for m in allm):.1f} "

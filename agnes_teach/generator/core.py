@@ -182,6 +182,18 @@ def random_rate(pos: Position, limit: float = RANDOM_ACCEPT) -> float | None:
     return wins / PLAYOUTS
 
 
+def failable_rate(pos: Position, tally: Tally) -> float | None:
+    """Criterion 1's cheap half: at least 3 distinct first moves, and random play's win rate
+    (None, with the reason tallied, when either fails)."""
+    if len(distinct_children(pos)) < MIN_FIRST_MOVES:
+        tally.add("fewer than 3 first moves")
+        return None
+    rate = random_rate(pos)
+    if rate is None:
+        tally.add("random play wins")
+    return rate
+
+
 def _fair(pos: Position, key_move: Move | None, trap_move: Move | None) -> tuple[bool, str | None]:
     """(stock shown, argument): a claim about a hidden stock must hold for every order of it,
     checked order by order; otherwise the sheet shows the stock face up."""
@@ -251,12 +263,8 @@ def candidate(theme: Theme, task: str, profile: Profile, seed: int, size: int,
     # Criterion 1 before the search, as it is cheaper: a choice, and random play must lose.
     rate_random = None
     if teach:
-        if len(distinct_children(pos)) < MIN_FIRST_MOVES:
-            tally.add("fewer than 3 first moves")
-            return None
-        rate_random = random_rate(pos)
+        rate_random = failable_rate(pos, tally)
         if rate_random is None:
-            tally.add("random play wins")
             return None
     graph = explore(pos, MAX_STATES)
     if graph is None:

@@ -39,11 +39,11 @@ from ..profile import Profile
 from ..registry import RuleId
 from ..solver import solve
 from .canonical import puzzle_key
-from .core import Puzzle, Tally, random_rate
+from .core import Puzzle, Tally, failable_rate
 from .detectors import LESSON_WINDOW, Lesson
 from .distractors import Distractor, tempting_loss
 from .players import MISCONCEPTIONS, PLAYOUT_SEED, PLAYOUTS, lost_under, misconception_policy, win_rate
-from .teaching import MIN_DECISIONS, MIN_FIRST_MOVES, MIN_WRONG_FIRST, decision_points, distinct_children
+from .teaching import MIN_DECISIONS, MIN_WRONG_FIRST, decision_points, distinct_children
 from .themes import THEMES
 
 DEAL_NODES = 400_000  # solving a whole deal
@@ -148,17 +148,12 @@ def examine(theme_id: str, pos: Position, line: list[Move], source: str, *, tall
     if not theme.detect(Lesson(pos, tuple(line), assumed, within=LESSON_WINDOW)):
         tally.add("theme not on the line")
         return None
-    children = distinct_children(pos)
-    if len(children) < MIN_FIRST_MOVES:
-        tally.add("fewer than 3 first moves")
+    rate = failable_rate(pos, tally)
+    if rate is None:
         return None
     misconception = MISCONCEPTIONS[theme_id]
     if lost_under(pos, misconception, max_states=0, nodes=nodes) is not True:
         tally.add("not lost under the misconception")
-        return None
-    rate = random_rate(pos)
-    if rate is None:
-        tally.add("random play wins")
         return None
     verdicts = _verdicts(pos, nodes)
     statuses = [status for _, status in verdicts.values()]
@@ -196,7 +191,7 @@ def examine(theme_id: str, pos: Position, line: list[Move], source: str, *, tall
     believer = win_rate(pos, misconception_policy(misconception), PLAYOUTS, PLAYOUT_SEED)
     difficulty = mined_difficulty(rate, decisions)
     stats = {"random": rate, "decisions": float(decisions), "misconception": believer,
-             "first_moves": float(len(children)), "losing_first": float(len(losing)),
+             "first_moves": float(len(verdicts)), "losing_first": float(len(losing)),
              "refute_depth": 1.0 if distractor.rule is None else 0.0, "unknown": float(unknown)}
     return Puzzle(theme_id, task, 0, pos, list(line), distractor, difficulty,
                   score=1.0 - rate, key=puzzle_key(pos), key_move=key_move, trap_move=trap_move,
