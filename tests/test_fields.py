@@ -177,7 +177,9 @@ def test_loader_shape_check_and_schema_agree(edits: list[tuple[tuple[Any, ...], 
             if delete and isinstance(node, dict):
                 node.pop(path[-1], None)
             else:
-                node[path[-1]] = value
+                # A copy: placing one list object twice could nest it inside itself, a cycle no
+                # YAML file can hold (the loader refuses aliases).
+                node[path[-1]] = copy.deepcopy(value)
         except (KeyError, IndexError, TypeError):
             continue
     valid = Draft202012Validator(file_schema()).is_valid(doc)
