@@ -384,7 +384,7 @@ def _check_teaching(sc: Scenario, result: CheckResult, lang: str) -> None:
     theme = next((t for t in sc.themes), None)
     # Only a medium or hard puzzle needs decision points, and only MIN_DECISIONS of them.
     needed = MIN_DECISIONS if sc.raw.get("difficulty") in ("medium", "hard") else 0
-    m = measure(sc.position, theme, _line_of(sc), decisions_needed=needed)
+    m = measure(sc.position, theme, _line_of(sc), decisions_needed=needed, greedy=False)
     problems = teaching_problems(m, sc.task, sc.raw.get("difficulty"), len(sc.expect.get("illegal", {})))
     for problem in problems:
         message = i18n.text(lang, "check", "does not teach: {problem}", problem=problem)

@@ -103,19 +103,28 @@ def fresh_rows(count: int, fresh_seed: int, playouts: int, seed: int, max_second
 
 def mined_rows(count: int, deals: str, playouts: int, seed: int, max_seconds: float,
                themes: list[str]) -> tuple[list[Row], dict[str, float]]:
+    from agnes_teach.cli.generate import band_quotas
     from agnes_teach.cli.solve import parse_deal_ranges
-    from agnes_teach.generator.mining import calibrate, mine
+    from agnes_teach.generator.mining import mine
 
     rows: list[Row] = []
     rates: dict[str, float] = {}
     profile = get_profile("bernauer")
     for theme in themes:
         start = time.perf_counter()
-        found = mine([theme], parse_deal_ranges(deals), profile, want={theme: count}, max_seconds=max_seconds)
+        quotas = band_quotas(count, None)  # spread over the ratings, as generate does
+
+        def wanted(p: Puzzle, quotas: dict[str, int] = quotas) -> bool:
+            if quotas.get(p.difficulty, 0) == 0:
+                return False
+            quotas[p.difficulty] -= 1
+            return True
+
+        found = mine([theme], parse_deal_ranges(deals), profile, want={theme: count}, max_seconds=max_seconds,
+                     accept=wanted)
         spent = time.perf_counter() - start
         rates[theme] = 60 * len(found) / spent if spent else 0.0
         puzzles = [f.puzzle for f in found]
-        calibrate(puzzles)  # as generate does for a whole batch
         rows += _measured(theme, puzzles, [p.source for p in puzzles], playouts, seed)
         print(f"  {theme}: {len(found)} in {spent:.0f} s", file=sys.stderr, flush=True)
     return rows, rates
@@ -164,7 +173,7 @@ def table(title: str, rows: list[Row], rates: dict[str, float] | None) -> str:
             vals = [r[4].random for r in rs if r[2] == d]
             per.append(f"{mean(vals):.0%}" if vals else "-")
         cells = [theme, str(len(rs)), f"{mean(m.random for m in ms):.0%}",
-                 f"{mean(m.greedy for m in ms):.0%}",
+                 f"{mean(m.greedy or 0.0 for m in ms):.0%}",
                  f"{mean(misc):.0%}" if misc else "-",
                  f"{sum(1 for x in lost if x) / len(lost):.0%}" if lost else "-",
                  f"{mean(m.decisions for m in ms):.1f}", f"{ok}/{len(rs)}", " / ".join(per)]
@@ -177,7 +186,7 @@ def table(title: str, rows: list[Row], rates: dict[str, float] | None) -> str:
         return "\n".join(out)
     ok = sum(not teaching_problems(r[4], r[3], r[2], r[5]) for r in rows)
     out.append(f"| all | {len(rows)} | {mean(m.random for m in allm):.0%} "
-               f"| {mean(m.greedy for m in allm):.0%} | | | {mean(m.decisions for m in allm):.1f} "
+               f"| {mean(m.greedy or 0.0 for m in allm):.0%} | | | {mean(m.decisions for m in allm):.1f} "
                f"| {ok}/{len(rows)} | |" + (" |" if rates else ""))
     return "\n".join(out)
 
@@ -190,7 +199,8 @@ def main() -> None:
     parser.add_argument("--fresh-deals", help="mine the fresh batch from these deals (e.g. 5001-5400)")
     parser.add_argument("--themes", default=",".join(theme_ids()))
     parser.add_argument("--max-seconds", type=float, default=300.0, help="per theme, for --fresh")
-    parser.add_argument("--playouts", type=int, default=500, help="0: skip the capped measures")
+    parser.add_argument("--playouts", type=int, default=100,
+                        help="fatal-mistake games per puzzle, random and greedy play (0: skip the table)")
     parser.add_argument("--seed", type=int, default=20261201, help="playout seed (not the checker's)")
     parser.add_argument("--fatal", type=int, default=0,
                         help="with --library: this many more random playouts per file, to a fatal mistake")

@@ -11,40 +11,55 @@ import pytest
 from agnes_teach.cli import app
 from agnes_teach.cli import generate as _generate  # noqa: F401  (registers the command)
 from agnes_teach.generator.core import Tally
-from agnes_teach.generator.mining import examine, mined_difficulty, positions, solved_line
+from agnes_teach.generator.mining import examine, positions, solved_line
 from agnes_teach.generator.output import puzzle_id, scenario_data
 from agnes_teach.generator.players import MISCONCEPTIONS, lost_under
+from agnes_teach.generator.teaching import rating_of
 from agnes_teach.profile import get_profile
 from agnes_teach.scenario import load_scenario
 
 HERE = Path(__file__).resolve().parent
-MINED = load_scenario(HERE / "mined_positions" / "tableau-empty-d3-m40.yaml")
+MINED = load_scenario(HERE / "mined_positions" / "tableau-empty-d6-m17.yaml")
+# Passed the old 200-move capped measure (random play "won" 6%), yet random play makes no fatal
+# mistake in every game: it only ran out of moves.
+SURVIVED = load_scenario(HERE / "mined_positions" / "tableau-empty-d3-m40.yaml")
 
 
 @pytest.mark.parametrize(("random", "decisions", "rating"), [
-    (0.30, 5, "easy"),  # random play wins too often for more
-    (0.00, 1, "easy"),  # one decision point is not enough for medium
-    (0.05, 2, "medium"),
-    (0.00, 3, "medium"),  # hard needs four decision points
-    (0.00, 4, "hard"),
-    (0.01, 9, "medium"),  # hard needs random play never to win
-    (0.06, 9, "easy"),
+    (0.36, 5, None),  # random play wins too often for any rating (criterion 1)
+    (0.35, 0, "easy"),
+    (0.15, 1, "easy"),
+    (0.14, 2, "medium"),
+    (0.14, 1, None),  # a medium rate needs two decision points
+    (0.04, 2, "medium"),
+    (0.03, 2, "hard"),
+    (0.00, 1, None),  # a hard rate needs two decision points
+    (0.00, 7, "hard"),
 ])
-def test_difficulty_from_measured_play(random: float, decisions: int, rating: str) -> None:
-    assert mined_difficulty(random, decisions) == rating
+def test_difficulty_is_the_band_of_measured_random_play(random: float, decisions: int,
+                                                       rating: str | None) -> None:
+    assert rating_of(random, decisions) == rating
 
 
 def test_a_mined_position_teaches_its_theme() -> None:
     tally = Tally()
     line = list(MINED.solution or [])
-    puzzle = examine("tableau.empty", MINED.position, line, "deal 3 move 40", tally=tally)
+    puzzle = examine("tableau.empty", MINED.position, line, "deal 6 move 17", tally=tally)
     assert puzzle is not None, tally.counts
-    assert puzzle.stats["random"] <= 0.35 and puzzle.stats["misconception"] == 0.0
-    assert puzzle.stock_shown  # two cards in the stock, in the real deal's order
+    assert puzzle.stats["random"] == 0.08 and puzzle.stats["misconception"] == 0.0
+    assert puzzle.difficulty == "medium" and puzzle.stats["decisions"] >= 2
     assert lost_under(MINED.position, MISCONCEPTIONS["tableau.empty"], max_states=0) is True
     data = scenario_data(puzzle, 0, 1)
-    assert data["source"] == "deal 3 move 40" and data["stock_shown"] is True and "seed" not in data
-    assert puzzle_id(puzzle, 0, 1) == "tableau-empty-d3-m40"
+    assert data["source"] == "deal 6 move 17" and "seed" not in data
+    assert data["measured"]["random_win_percent"] == 8 and data["measured"]["random_playouts"] == 100
+    assert puzzle_id(puzzle, 0, 1) == "tableau-empty-d6-m17"
+
+
+def test_a_position_random_play_survives_is_refused_however_long_its_line() -> None:
+    tally = Tally()
+    line = list(SURVIVED.solution or [])
+    assert examine("tableau.empty", SURVIVED.position, line, "x", tally=tally) is None
+    assert tally.counts == {"tableau.empty: random play wins": 1}
 
 
 def test_a_position_where_the_belief_changes_nothing_is_refused_with_its_reason() -> None:
@@ -59,7 +74,7 @@ def test_positions_walk_the_solved_line() -> None:
     assert line is not None
     walked = list(positions(3, profile, line, first=40))
     assert walked[0][0] == 40 and walked[0][2] == line[40:]
-    assert walked[0][1].stock == MINED.position.stock and walked[0][1].tableau == MINED.position.tableau
+    assert walked[0][1].stock == SURVIVED.position.stock and walked[0][1].tableau == SURVIVED.position.tableau
 
 
 def test_generate_from_deals_refuses_a_bad_range_and_reports_too_few(tmp_path: Path) -> None:
@@ -75,18 +90,14 @@ def test_generate_from_deals_refuses_a_bad_range_and_reports_too_few(tmp_path: P
     assert not (tmp_path / "b").exists()
 
 
-def test_a_batch_is_rated_by_rank_so_its_ratings_differ_in_random_play() -> None:
-    from agnes_teach.generator.core import Puzzle
-    from agnes_teach.generator.distractors import Distractor
-    from agnes_teach.generator.mining import calibrate
+@pytest.mark.parametrize(("count", "difficulty", "quotas"), [
+    (12, None, {"easy": 4, "medium": 4, "hard": 4}),
+    (8, None, {"easy": 3, "medium": 3, "hard": 2}),
+    (1, None, {"easy": 1, "medium": 0, "hard": 0}),
+    (5, "hard", {"hard": 5}),
+])
+def test_a_mined_batch_is_spread_over_the_ratings(count: int, difficulty: str | None,
+                                                  quotas: dict[str, int]) -> None:
+    from agnes_teach.cli.generate import band_quotas
 
-    def made(random: float, decisions: int, name: str) -> Puzzle:
-        tempting = Distractor(list(MINED.solution or [])[0], None)
-        return Puzzle("tableau.empty", "win", 0, MINED.position, [], tempting, "hard", 0.0, name,
-                      stats={"random": random, "decisions": float(decisions)}, source=name)
-
-    batch = [made(0.30, 5, "a"), made(0.00, 1, "b"), made(0.10, 3, "c"), made(0.02, 6, "d"),
-             made(0.00, 9, "e"), made(0.05, 2, "f")]
-    calibrate(batch)
-    rated = {p.source: p.difficulty for p in batch}
-    assert rated == {"a": "easy", "b": "easy", "c": "medium", "f": "medium", "d": "hard", "e": "hard"}
+    assert band_quotas(count, difficulty) == quotas

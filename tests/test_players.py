@@ -43,6 +43,11 @@ FREE_KING = parse_position({
 RUN = pos(foundations={"S": "2S", "H": "2H", "D": "4D", "C": "4C"},
           tableau=["4S 3H", "3S", "4H", [], [], [], []])
 
+# Base 5, every suit home but 2♣ 3♣ 4♣.  Reserve: 3♣ lies on 2♣ (r1).  The believer never
+# lifts 3♣, so 2♣ never comes free.
+COVERED = pos(foundations={**FULL, "C": "AC"}, tableau=["4C", [], [], [], [], [], []],
+              reserve=["2C 3C", [], [], [], [], [], []])
+
 CASES = [  # (predicate, position, move, expected)
     ("non-king-into-empty-column", NEEDS_EMPTY, Move(parse_card("4C"), "t1"), True),
     ("non-king-into-empty-column", NEEDS_EMPTY, Move(parse_card("2C"), "f"), False),
@@ -124,7 +129,7 @@ def test_win_rates_are_reproducible_shares() -> None:
 FATAL_CASES = [  # (position, player, fatal-mistake rate in 40 playouts, seed 1)
     (NO_NEED, "random", 0.0),  # no move loses: random play cannot fail it
     (NEEDS_EMPTY, "random", 0.0),
-    (NEEDS_WRAP, "random", 0.45),  # some first moves bury K♣ for good
+    (NEEDS_WRAP, "random", 0.5),  # some first moves bury K♣ for good
     (NEEDS_WRAP, "tableau.wrap", 1.0),  # the believer never lays K♣ on A♦
 ]
 
@@ -132,6 +137,37 @@ FATAL_CASES = [  # (position, player, fatal-mistake rate in 40 playouts, seed 1)
 @pytest.mark.parametrize(("position", "name", "rate"), FATAL_CASES)
 def test_fatal_mistake_rates(position: Position, name: str, rate: float) -> None:
     assert fatal_mistake_rate(position, player(name), playouts=40, seed=1) == rate
+
+
+def test_criterion_one_counts_a_game_without_a_fatal_mistake_as_won() -> None:
+    from agnes_teach.generator.players import random_win_rate
+
+    assert random_win_rate(NEEDS_WRAP, playouts=40, seed=1) == 1 - fatal_mistake_rate(
+        NEEDS_WRAP, player("random"), playouts=40, seed=1) == 0.5
+    assert random_win_rate(NO_NEED, playouts=10) == 1.0 and random_win_rate(COVERED, playouts=10) == 0.0
+    # Playout i depends on (seed, i) alone: a shorter count is a prefix of a longer one.
+    short = [random_win_rate(NEEDS_WRAP, playouts=n, seed=3) * n for n in (10, 20)]
+    assert short[0] <= short[1] <= short[0] + 10
+
+
+@pytest.mark.parametrize(("position", "bar", "rate"), [
+    (NEEDS_WRAP, 0.35, None),  # half the games survive: the screen stops early and rejects
+    (NEEDS_WRAP, 0.60, 0.5),  # under the bar: the full count's rate, never an early accept
+    (NO_NEED, 0.35, None),
+    (COVERED, 0.35, 0.0),
+])
+def test_the_screen_rejects_early_and_never_accepts_early(position: Position, bar: float,
+                                                         rate: float | None) -> None:
+    from agnes_teach.generator.players import random_win_rate
+
+    assert random_win_rate(position, playouts=40, seed=1, screen=bar) == rate
+
+
+@pytest.mark.parametrize(("wins", "n", "low"), [(0, 20, 0.0), (12, 20, 0.329), (20, 20, 0.751), (0, 0, 0.0)])
+def test_wilson_lower_bound(wins: int, n: int, low: float) -> None:
+    from agnes_teach.generator.players import wilson_low
+
+    assert round(wilson_low(wins, n), 3) == low
 
 
 def test_running_out_of_moves_is_not_a_fatal_mistake() -> None:
@@ -144,10 +180,6 @@ def test_running_out_of_moves_is_not_a_fatal_mistake() -> None:
     assert fatal_mistake_rate(COVERED, player("random"), playouts=10, max_moves=2) == 1.0  # lost already
 
 
-# Base 5, every suit home but 2♣ 3♣ 4♣.  Reserve: 3♣ lies on 2♣ (r1).  The believer never
-# lifts 3♣, so 2♣ never comes free.
-COVERED = pos(foundations={**FULL, "C": "AC"}, tableau=["4C", [], [], [], [], [], []],
-              reserve=["2C 3C", [], [], [], [], [], []])
 UNCOVERED = pos(foundations={**FULL, "C": "AC"}, tableau=["4C", "3C", [], [], [], [], []],
                 reserve=["2C", [], [], [], [], [], []])
 

@@ -60,7 +60,8 @@ def generate_command(
     ] = None,
     teach: Annotated[
         bool, typer.Option("--teach", help="Keep only puzzles that meet the teaching criteria 1-2 of the "
-                           "README (random play wins at most 35%, a real choice, the theme's misconception "
+                           "README (random play wins at most 35%, a game lost only after a fatal mistake, a "
+                           "real choice, the theme's misconception "
                            "loses, lost without the rule); difficulty then comes from measured play.")
     ] = False,
     max_seconds: Annotated[
@@ -87,7 +88,10 @@ def generate_command(
 
     With --source deals the puzzles are mid-game positions of real deals
     (solved, then walked move by move): the misconception loses there, random
-    play wins at most 35%, and the file records "source: deal N move K".
+    play wins at most 35% (a game counts as lost only after a mistake the
+    solver proves fatal), and the file records "source: deal N move K".
+    Without --difficulty the run is spread over easy, medium and hard (by
+    measured random play: 15-35%, 4-15%, under 4%).
 
     Example: agnes-teach generate --theme tableau.empty --count 4 --seed 1 --out my-puzzles
 
@@ -180,21 +184,31 @@ def generate_command(
         print(json.dumps({"written": [str(out / name) for name, _ in files]}))
 
 
+def band_quotas(count: int, difficulty: str | None) -> dict[str, int]:
+    """How many puzzles of each rating a run wants: all of --difficulty, else a spread (easy first)."""
+    if difficulty is not None:
+        return {difficulty: count}
+    return {d: count // 3 + (i < count % 3) for i, d in enumerate(DIFFICULTIES)}
+
+
 def _mine(theme: str, count: int, deals: Iterable[int], profile: Profile, difficulty: str | None,
           task: str | None, taken: set[str], max_seconds: float,
           progress: Callable[[int, int, int], None]) -> list[Puzzle]:
-    """`count` mined puzzles of the wanted difficulty and task, in deal order."""
-    from ..generator.mining import calibrate, mine
+    """`count` mined puzzles of the wanted task, spread over the ratings (or all of --difficulty),
+    in deal order."""
+    from ..generator.mining import mine
+
+    quotas = band_quotas(count, difficulty)
 
     def wanted(puzzle: Puzzle) -> bool:
-        return difficulty in (None, puzzle.difficulty) and task in (None, puzzle.task)
+        if task not in (None, puzzle.task) or quotas.get(puzzle.difficulty, 0) == 0:
+            return False
+        quotas[puzzle.difficulty] -= 1
+        return True
 
     found = mine([theme], deals, profile, want={theme: count}, avoid=taken, max_seconds=max_seconds,
                  accept=wanted, progress=progress)
-    puzzles = [f.puzzle for f in found]
-    if difficulty is None and len(puzzles) == count:
-        calibrate(puzzles)  # a whole batch: ratings by rank within it
-    return puzzles
+    return [f.puzzle for f in found]
 
 
 def _stderr_console():  # type: ignore[no-untyped-def]

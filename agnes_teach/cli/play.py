@@ -96,7 +96,8 @@ def check_command(
     ] = DEFAULT_BUDGET,
     teach: Annotated[
         bool, typer.Option("--teach", help="Also require that each puzzle teaches (README, 'Puzzles that "
-                           "teach'): random play wins at most 35%, a real choice, the misconception loses.")
+                           "teach'): random play wins at most 35% of 100 games (a game is lost only after a "
+                           "mistake the solver proves fatal), a real choice, the misconception loses.")
     ] = False,
 ) -> None:
     """Validate scenarios and verify every claim, a claimed solution included.

@@ -24,8 +24,8 @@ from .canonical import puzzle_key
 from .detectors import LESSON_WINDOW, Lesson
 from .distractors import Distractor, tempting_loss
 from .graph import GameGraph, explore
-from .players import MISCONCEPTIONS, PLAYOUT_SEED, PLAYOUTS, lost_under, player, playout
-from .teaching import MIN_DECISIONS, MIN_FIRST_MOVES, MIN_WRONG_FIRST, distinct_children
+from .players import MISCONCEPTIONS, RANDOM_MAX, lost_under, random_win_rate
+from .teaching import MIN_FIRST_MOVES, MIN_WRONG_FIRST, distinct_children, rating_of
 from .themes import THEMES, Theme
 
 GENERATOR_VERSION = "agnes-teach-generator 2"
@@ -151,10 +151,6 @@ def rate(graph: GameGraph, line: list[Move], distractor: Distractor) -> tuple[fl
                    "rules": len(rules), "length": len(line), "states": len(graph.states)}
 
 
-# Difficulty from measured play (criterion 5): the random player's win rate and the decision
-# points on the solution line.  Medium and hard need at least MIN_DECISIONS decisions.
-MEDIUM_RANDOM_MAX, HARD_RANDOM_MAX = 0.20, 0.08
-RANDOM_ACCEPT = 0.35  # the checker's bar, with the checker's playouts and seed
 EASY_BELOW, HARD_FROM = 7.0, 11.0
 
 
@@ -163,32 +159,14 @@ def difficulty_of(score: float) -> str:
     return "easy" if score < EASY_BELOW else "hard" if score >= HARD_FROM else "medium"
 
 
-def measured_difficulty(random_rate: float, decisions: int) -> str:
-    """With --teach: the rating from measured play (random-play win rate, decision points)."""
-    if decisions < MIN_DECISIONS or random_rate > MEDIUM_RANDOM_MAX:
-        return "easy"
-    return "hard" if random_rate <= HARD_RANDOM_MAX and decisions >= MIN_DECISIONS + 1 else "medium"
-
-
-def random_rate(pos: Position, limit: float = RANDOM_ACCEPT) -> float | None:
-    """Random play's win rate with the checker's playouts and seed; None once it passes `limit`."""
-    rng = random.Random(PLAYOUT_SEED)
-    policy = player("random")
-    wins = 0
-    for _ in range(PLAYOUTS):
-        wins += playout(pos, policy, rng)
-        if wins > limit * PLAYOUTS:
-            return None
-    return wins / PLAYOUTS
-
-
 def failable_rate(pos: Position, tally: Tally) -> float | None:
-    """Criterion 1's cheap half: at least 3 distinct first moves, and random play's win rate
-    (None, with the reason tallied, when either fails)."""
+    """Criterion 1's screen: at least 3 distinct first moves, and random play's win rate by
+    fatal-mistake playouts (``random_win_rate``, stopped early once it must or almost surely
+    will exceed the bar); None, with the reason tallied, when either fails."""
     if len(distinct_children(pos)) < MIN_FIRST_MOVES:
         tally.add("fewer than 3 first moves")
         return None
-    rate = random_rate(pos)
+    rate = random_win_rate(pos, screen=RANDOM_MAX)
     if rate is None:
         tally.add("random play wins")
     return rate
@@ -335,9 +313,12 @@ def candidate(theme: Theme, task: str, profile: Profile, seed: int, size: int,
     stock_shown, hidden = _fair(pos, key_move, claimed_trap)
     decisions = int(stats["decisions"])
     if rate_random is None:
-        rate_random = random_rate(pos, limit=1.0) or 0.0
+        rate_random = random_win_rate(pos) or 0.0
     stats["random"] = rate_random
-    rated = measured_difficulty(rate_random, decisions) if teach else difficulty_of(score)
+    rated = rating_of(rate_random, decisions) if teach else difficulty_of(score)
+    if rated is None:
+        tally.add("too few decision points for its random-play rate")
+        return None
     return Puzzle(theme.id, task, seed, pos, line, distractor, rated, score,
                   puzzle_key(pos), key_move, trap_move, stats, size, stock_shown, hidden)
 

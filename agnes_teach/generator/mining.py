@@ -11,10 +11,13 @@ there:
   :func:`players.lost_under`: an argument, the solver on restricted tables, or
   the believer's tree with the real game's solver at its leaves), so the
   misconception player must lose;
-* random play wins at most 35% (the checker's playouts and seed), at least
-  three distinct first moves are on offer, and a key-move or trap puzzle has
-  at least two first moves that lose;
-* a medium or hard rating needs at least two decision points on the line.
+* random play wins at most 35% of the checker's fatal-mistake playouts
+  (``players.random_win_rate``: a game is lost only once the solver proves
+  it lost), at least three distinct first moves are on offer, and a
+  key-move or trap puzzle has at least two first moves that lose;
+* the rating is the band of that measured rate (``teaching.RATING_BANDS``:
+  hard below 4%, medium below 15%, easy up to 35%); a medium or hard rating
+  needs at least two decision points on the line.
 
 The puzzle's task follows from the first moves' verdicts: ``key-move`` when
 exactly one distinct first move keeps the win and it uses the theme;
@@ -43,7 +46,7 @@ from .core import Puzzle, Tally, failable_rate
 from .detectors import LESSON_WINDOW, Lesson
 from .distractors import Distractor, tempting_loss
 from .players import MISCONCEPTIONS, PLAYOUT_SEED, PLAYOUTS, lost_under, misconception_policy, win_rate
-from .teaching import MIN_DECISIONS, MIN_WRONG_FIRST, decision_points, distinct_children
+from .teaching import MIN_WRONG_FIRST, decision_points, distinct_children, rating_of
 from .themes import THEMES
 
 DEAL_NODES = 400_000  # solving a whole deal
@@ -52,8 +55,6 @@ FIRST_MOVE = 15  # earlier positions are openings: nearly the whole game still t
 # ... except for the deal, whose lesson lives in the opening while the stock is full.
 FIRST_MOVE_OF: dict[str, int] = {RuleId.STOCK_DEAL: 4}
 TAIL_MOVES = 6  # positions this close to the end are won by anyone
-HARD_RANDOM_MAX = 0.0  # hard: random play never wins (of the checker's 200 playouts), and 4+ decision points
-MEDIUM_RANDOM_MAX = 0.05
 DECISION_WINDOW = 24
 SPACING = 6  # two puzzles of one theme from one game lie at least this many moves apart
 
@@ -71,39 +72,6 @@ def solved_line(number: int, profile: Profile, nodes: int = DEAL_NODES) -> list[
     """The solver's winning line of deal `number`, or None (lost, or undecided within `nodes`)."""
     result = solve(deal_position(number, profile), nodes=nodes)
     return result.solution if result.status == "won" else None
-
-
-def mined_difficulty(random: float, decisions: int) -> str:
-    """The rating from measured play: random play's win rate and the decision points on the line."""
-    if decisions < MIN_DECISIONS or random > MEDIUM_RANDOM_MAX:
-        return "easy"
-    if random <= HARD_RANDOM_MAX and decisions >= 2 * MIN_DECISIONS:
-        return "hard"
-    return "medium"
-
-
-def calibrate(puzzles: list[Puzzle]) -> None:
-    """Rate a batch of one theme by rank, so that its ratings differ in measured play.
-
-    A puzzle with fewer than two decision points is easy (criterion 1 asks
-    two of a medium or hard one).  The rest are ranked by random play's win
-    rate (as the file records it, in whole percent) from high to low, then by
-    decision points, line length and source; easy takes the top until a third
-    of the batch is easy, and the remainder splits into medium and hard
-    halves.  Below three puzzles the single-puzzle rating stands."""
-    if len(puzzles) < 3:
-        return
-    easy = [p for p in puzzles if p.stats.get("decisions", 0) < MIN_DECISIONS]
-    rest = sorted((p for p in puzzles if p.stats.get("decisions", 0) >= MIN_DECISIONS),
-                  key=lambda p: (-round(100 * p.stats.get("random", 0.0)), p.stats.get("decisions", 0),
-                                 len(p.solution), p.source))
-    while rest and len(easy) < len(puzzles) // 3:
-        easy.append(rest.pop(0))
-    for p in easy:
-        p.difficulty = "easy"
-    half = (len(rest) + 1) // 2
-    for i, p in enumerate(rest):
-        p.difficulty = "medium" if i < half else "hard"
 
 
 def _restricts(theme: str, pos: Position, moves: list[Move]) -> bool:
@@ -131,11 +99,12 @@ class _ThemeTally(Tally):
 
 
 def examine(theme_id: str, pos: Position, line: list[Move], source: str, *, tally: Tally | None = None,
-            nodes: int = VERDICT_NODES) -> Puzzle | None:
+            nodes: int = VERDICT_NODES, rates: dict[str, float | None] | None = None) -> Puzzle | None:
     """The puzzle at `pos` (won by `line`) for `theme_id`, or None with the reason in `tally`.
 
     Cheapest tests first: the theme on the line, a real choice, random play,
-    the misconception, the first moves' verdicts, the decision points."""
+    the misconception, the first moves' verdicts, the decision points.
+    `rates` caches random play's rate by position (it does not depend on the theme)."""
     tally = _ThemeTally(theme_id, tally or Tally())
     theme = THEMES[theme_id]
     moves = legal_moves(pos)
@@ -148,7 +117,15 @@ def examine(theme_id: str, pos: Position, line: list[Move], source: str, *, tall
     if not theme.detect(Lesson(pos, tuple(line), assumed, within=LESSON_WINDOW)):
         tally.add("theme not on the line")
         return None
-    rate = failable_rate(pos, tally)
+    key = puzzle_key(pos)
+    if rates is not None and key in rates:
+        rate = rates[key]
+        if rate is None:
+            tally.add("random play wins")
+    else:
+        rate = failable_rate(pos, tally)
+        if rates is not None and len(distinct_children(pos)) >= 3:
+            rates[key] = rate
     if rate is None:
         return None
     misconception = MISCONCEPTIONS[theme_id]
@@ -189,12 +166,15 @@ def examine(theme_id: str, pos: Position, line: list[Move], source: str, *, tall
     # (which the checker takes), so a rating that needs decision points never claims too many.
     decisions, unknown = decision_points(pos, line[:DECISION_WINDOW])
     believer = win_rate(pos, misconception_policy(misconception), PLAYOUTS, PLAYOUT_SEED)
-    difficulty = mined_difficulty(rate, decisions)
+    difficulty = rating_of(rate, decisions)
+    if difficulty is None:
+        tally.add("too few decision points for its random-play rate")
+        return None
     stats = {"random": rate, "decisions": float(decisions), "misconception": believer,
              "first_moves": float(len(verdicts)), "losing_first": float(len(losing)),
              "refute_depth": 1.0 if distractor.rule is None else 0.0, "unknown": float(unknown)}
     return Puzzle(theme_id, task, 0, pos, list(line), distractor, difficulty,
-                  score=1.0 - rate, key=puzzle_key(pos), key_move=key_move, trap_move=trap_move,
+                  score=1.0 - rate, key=key, key_move=key_move, trap_move=trap_move,
                   stats=stats, stock_shown=bool(pos.stock), source=source)
 
 
@@ -237,6 +217,7 @@ def mine(themes: Iterable[str], deals: Iterable[int], profile: Profile, *, want:
         if line is None:
             tally.add("deal not solved")
             continue
+        rates: dict[str, float | None] = {}
         from_deal = {t: 0 for t in themes}
         last_at = {t: 10**6 for t in themes}
         first = min(FIRST_MOVE_OF.get(t, FIRST_MOVE) for t in open_themes)
@@ -249,7 +230,8 @@ def mine(themes: Iterable[str], deals: Iterable[int], profile: Profile, *, want:
                         or (want is not None and counts[theme] >= want.get(theme, 0)):
                     continue
                 examined += 1
-                puzzle = examine(theme, pos, rest, f"deal {number} move {k}", tally=tally, nodes=nodes)
+                puzzle = examine(theme, pos, rest, f"deal {number} move {k}", tally=tally, nodes=nodes,
+                                 rates=rates)
                 if puzzle is None:
                     continue
                 if puzzle.key in taken:

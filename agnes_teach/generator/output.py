@@ -12,6 +12,7 @@ import yaml
 from .. import i18n
 from ..outputs import registered, staging_folder
 from .core import GENERATOR_VERSION, Puzzle
+from .players import RANDOM_PLAYOUTS
 
 TITLE_LANGS = ("en", "ru", "es")
 
@@ -64,6 +65,9 @@ def scenario_data(puzzle: Puzzle, run_seed: int, number: int, size: int | None =
             "refuted": f"refused by {puzzle.distractor.rule}" if puzzle.distractor.rule else "proved to lose",
         },
         "measured": {"random_win_percent": round(100 * puzzle.stats.get("random", 0.0)),
+                     "random_playouts": RANDOM_PLAYOUTS,
+                     **({"misconception_win_percent": round(100 * puzzle.stats["misconception"])}
+                        if "misconception" in puzzle.stats else {}),
                      "decisions": int(puzzle.stats.get("decisions", 0)),
                      "refute_depth": int(puzzle.stats.get("refute_depth", 0))},
         "generator": GENERATOR_VERSION,

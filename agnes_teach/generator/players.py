@@ -8,20 +8,26 @@ A puzzle teaches only if it can be failed.  These players measure that:
   wrong belief the theme corrects (``MISCONCEPTIONS``, a table of data: a
   belief, and a move predicate the belief forbids or forces).
 
-Win rates come from playouts with a fixed seed (so a check is reproducible);
-a playout that reaches ``MAX_MOVES`` without winning counts as a loss (the
-player is going round in circles).  ``lost_under`` decides exactly, by
-exploring every reachable state, whether a position can be won at all by
-someone who holds the misconception: "the position is lost when the theme's
-permission is removed".
+**Criterion 1's measure is the fatal-mistake playout** (``random_win_rate``):
+a uniformly random game goes on until it wins, until the solver proves the
+position lost (checked every ``FATAL_CHECK_EVERY`` moves, ``FATAL_NODES``
+states per check), until it has no legal move, or until ``FATAL_CAP`` moves
+(far beyond any solution line; then the solver decides once more and a
+position not proved lost counts as "no fatal mistake").  A playout is *won*
+when it made no fatal mistake.  ``RANDOM_PLAYOUTS`` playouts, playout `i`
+seeded by ``(seed, i)`` alone, so a count is reproducible anywhere and a
+shorter run is a prefix of a longer one.
 
-The capped win rate says how often a player wins *within* ``MAX_MOVES``; a
-long line (a mined position can need 80 moves) can look failable only
-because the random player runs out of moves.  ``fatal_mistake_rate`` asks
-the stricter question a teacher asks: how often does the player make a
-mistake that loses the game?  A playout ends when it wins, when the solver
-proves the position lost (checked every ``FATAL_CHECK_EVERY`` moves), or at
-``FATAL_CAP`` moves, which counts as "no mistake yet".
+The capped win rate (``win_rate``: a game that reaches ``MAX_MOVES`` without
+winning counts as lost) is kept for the misconception player, whose loss is
+proved exactly by ``lost_under`` anyway.  It must not decide criterion 1: a
+40-80 move mined line looked failable only because the random player ran
+out of moves.
+
+``lost_under`` decides exactly, by an argument, a restricted solver or an
+exhaustive search, whether a position can be won at all by someone who holds
+the misconception: "the position is lost when the theme's permission is
+removed".
 """
 
 from __future__ import annotations
@@ -49,7 +55,7 @@ from .detectors import (
 from .graph import state_key
 
 MAX_MOVES = 200  # a playout this long without a win is going round in circles: a loss
-PLAYOUTS = 200  # the generator's and the checker's count (fixed seed): cheap and reproducible
+PLAYOUTS = 200  # capped playouts of the misconception player (fixed seed)
 PLAYOUT_SEED = 8
 RANDOM_MAX = 0.35  # criterion 1: random play may win at most this share
 MAX_STATES = 30_000  # the most states ``lost_under`` explores before it answers "unknown"
@@ -59,6 +65,9 @@ TREE_DEPTH = 1  # how many believer moves the tree test looks ahead before the f
 FATAL_CAP = 3_000  # far beyond any solution line: a playout still alive here has made no fatal mistake
 FATAL_CHECK_EVERY = 15  # moves between solver checks of a playout (a lost position stays lost)
 FATAL_NODES = 200_000  # the solver's budget per check; "unknown" counts as still alive
+RANDOM_PLAYOUTS = 100  # criterion 1: fatal-mistake playouts per puzzle (checker, generator, files)
+SCREEN_MIN = 20  # the generator's early reject looks at no fewer playouts than this
+SCREEN_Z = 2.576  # ... and rejects once the 99% Wilson lower bound of the win rate passes RANDOM_MAX
 
 MovePredicate = Callable[[Position, Move], bool]
 
@@ -220,25 +229,72 @@ def win_rate(pos: Position, policy: Policy, playouts: int = PLAYOUTS, seed: int 
 
 
 def fatal_playout(pos: Position, policy: Policy, rng: random.Random, max_moves: int = FATAL_CAP,
-                  check_every: int = FATAL_CHECK_EVERY, nodes: int = FATAL_NODES) -> bool:
+                  check_every: int = FATAL_CHECK_EVERY, nodes: int = FATAL_NODES,
+                  verdicts: dict[bytes, str] | None = None) -> bool:
     """One game by `policy` from `pos`: did it reach a position the solver proves lost?
 
     A game that wins, or is still not proved lost after `max_moves`, made no
     fatal mistake.  Being stuck (no move the policy makes) in an unwon
-    position is a loss.
+    position is a loss.  `verdicts` caches the solver's answers by canonical
+    key (the start position is checked by every playout).
     """
+    cache = verdicts if verdicts is not None else {}
+
+    def lost(here: Position) -> bool:
+        key = canonical_key(here)
+        if key not in cache:
+            cache[key] = solve(here, nodes=nodes).status
+        return cache[key] == "lost"
+
     def proved_lost(here: Position, done: int = 0) -> bool:
-        return done % check_every == 0 and solve(here, nodes=nodes).status == "lost"
+        return done % check_every == 0 and lost(here)
 
     end, how = _game(pos, policy, rng, max_moves, proved_lost)
-    return how in ("halted", "stuck") or (how == "cap" and proved_lost(end))
+    return how in ("halted", "stuck") or (how == "cap" and lost(end))
+
+
+def _playout_rng(seed: int, i: int) -> random.Random:
+    """Playout `i`'s own generator: a count's first n playouts are those of any longer count."""
+    return random.Random(f"{seed}/{i}")
 
 
 def fatal_mistake_rate(pos: Position, policy: Policy, playouts: int = 40, seed: int = PLAYOUT_SEED,
                        **limits: int) -> float:
     """The share of `playouts` games by `policy` that make a fatal mistake (fixed seed)."""
-    rng = random.Random(seed)
-    return sum(fatal_playout(pos, policy, rng, **limits) for _ in range(playouts)) / playouts
+    cache: dict[bytes, str] = {}
+    return sum(fatal_playout(pos, policy, _playout_rng(seed, i), verdicts=cache, **limits)
+               for i in range(playouts)) / playouts
+
+
+def wilson_low(wins: int, n: int, z: float = SCREEN_Z) -> float:
+    """The lower end of the Wilson score interval of `wins` out of `n`."""
+    if n == 0:
+        return 0.0
+    p = wins / n
+    centre = p + z * z / (2 * n)
+    spread = z * ((p * (1 - p) + z * z / (4 * n)) / n) ** 0.5
+    return max(0.0, (centre - spread) / (1 + z * z / n))
+
+
+def random_win_rate(pos: Position, playouts: int = RANDOM_PLAYOUTS, seed: int = PLAYOUT_SEED,
+                    policy: Policy | None = None, screen: float | None = None) -> float | None:
+    """Criterion 1's measure: the share of `playouts` random games that make no fatal mistake.
+
+    With `screen` (a bar such as ``RANDOM_MAX``) the playouts stop early, and
+    None is returned, as soon as the rate cannot end at or below the bar: the
+    wins so far already exceed it (certain), or, after ``SCREEN_MIN``
+    playouts, the 99% Wilson lower bound of the rate exceeds it (probable; a
+    generator's screen only ever rejects this way, never accepts).  A rate
+    that is returned is always the full count's."""
+    policy = policy or random_policy
+    cache: dict[bytes, str] = {}
+    wins = 0
+    for i in range(playouts):
+        wins += not fatal_playout(pos, policy, _playout_rng(seed, i), verdicts=cache)
+        if screen is not None and (wins > screen * playouts
+                                   or (i + 1 >= SCREEN_MIN and wilson_low(wins, i + 1) > screen)):
+            return None
+    return wins / playouts
 
 
 def _kings_only_into_empty(rules: Rules) -> None:

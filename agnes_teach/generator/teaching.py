@@ -1,6 +1,8 @@
 """Does a puzzle teach?  The measures behind criteria 1 and 2 of the teaching standard.
 
-* failable: random play wins at most ``RANDOM_MAX`` of the playouts; at least
+* failable: random play wins at most ``RANDOM_MAX`` of ``RANDOM_PLAYOUTS``
+  fatal-mistake playouts (``players.random_win_rate``: a game counts as lost
+  only once the solver proves it lost, never for running out of moves); at least
   three distinct legal first moves; a key-move or trap puzzle has at least two
   first moves that lose or are refused; a medium or hard puzzle has at least two
   decision points (positions on the solution line where some legal move loses);
@@ -26,9 +28,11 @@ from .players import (
     PLAYOUT_SEED,
     PLAYOUTS,
     RANDOM_MAX,
+    RANDOM_PLAYOUTS,
+    greedy_policy,
     lost_under,
     misconception_policy,
-    player,
+    random_win_rate,
     win_rate,
 )
 
@@ -36,12 +40,15 @@ MIN_FIRST_MOVES = 3
 MIN_WRONG_FIRST = 2  # key-move and trap: first moves that lose or are refused
 MIN_DECISIONS = 2  # medium and hard
 VERDICT_NODES = 200_000
+# Criterion 5: the rating is the band of the measured random-play rate (fatal-mistake playouts),
+# the lowest band first: hard below 4%, medium below 15%, easy up to the criterion-1 bar.
+RATING_BANDS: tuple[tuple[str, float], ...] = (("hard", 0.04), ("medium", 0.15), ("easy", RANDOM_MAX))
 
 
 @dataclass
 class Measures:
-    random: float
-    greedy: float
+    random: float  # fatal-mistake playouts won (criterion 1)
+    greedy: float | None  # the same for the greedy home-first player (None: not measured)
     misconception: float | None  # None: the theme names no misconception
     lost_without: bool | None  # lost when the theme's permission is removed (None: undecided)
     first_moves: int  # distinct legal first moves (symmetric twins count once)
@@ -97,12 +104,16 @@ def decision_points(pos: Position, line: Iterable[Move], verdict: _Verdicts | No
     return decisions, unknown
 
 
-def measure(pos: Position, theme: str | None, line: list[Move], *, playouts: int = PLAYOUTS,
-            seed: int = PLAYOUT_SEED, decisions_needed: int | None = None) -> Measures:
+def measure(pos: Position, theme: str | None, line: list[Move], *, playouts: int = RANDOM_PLAYOUTS,
+            seed: int = PLAYOUT_SEED, decisions_needed: int | None = None, greedy: bool = True) -> Measures:
     """Every teaching measure of one puzzle (its position, theme and winning line).
 
-    `decisions_needed` stops counting decision points once that many are
-    found (0: none are counted), for a check that needs only so many."""
+    Random and greedy play are measured by `playouts` fatal-mistake playouts
+    (``random_win_rate``); the misconception player by ``PLAYOUTS`` capped
+    ones (its loss is proved exactly by ``lost_under``).  `decisions_needed`
+    stops counting decision points once that many are found (0: none are
+    counted), for a check that needs only so many; `greedy` False skips the
+    greedy player (the checker does not need it)."""
     verdict = _Verdicts()
     children = distinct_children(pos)
     statuses = [verdict(after) for _, after in children.values()]
@@ -110,15 +121,26 @@ def measure(pos: Position, theme: str | None, line: list[Move], *, playouts: int
     misconception = MISCONCEPTIONS.get(theme or "")
     believer = misconception_policy(misconception) if misconception else None
     return Measures(
-        random=win_rate(pos, player("random"), playouts, seed),
-        greedy=win_rate(pos, player("greedy"), playouts, seed),
-        misconception=win_rate(pos, believer, playouts, seed) if believer else None,
+        random=random_win_rate(pos, playouts, seed) or 0.0,
+        greedy=random_win_rate(pos, playouts, seed, policy=greedy_policy) if greedy else None,
+        misconception=win_rate(pos, believer, PLAYOUTS, seed) if believer else None,
         lost_without=lost_under(pos, misconception) if misconception else None,
         first_moves=len(children),
         losing_first=statuses.count("lost"),
         decisions=decisions,
         unknown=unknown + statuses.count("unknown"),
     )
+
+
+def rating_of(random: float, decisions: int) -> str | None:
+    """The difficulty band of a measured random-play rate; None when the rate passes the bar, or
+    falls in the medium or hard band with fewer than ``MIN_DECISIONS`` decision points."""
+    for name, below in RATING_BANDS:
+        if random < below or (name == "easy" and random <= below):
+            if name != "easy" and decisions < MIN_DECISIONS:
+                return None
+            return name
+    return None
 
 
 def teaching_problems(m: Measures, task: str | None, difficulty: str | None,
@@ -130,7 +152,8 @@ def teaching_problems(m: Measures, task: str | None, difficulty: str | None,
     """
     out: list[str] = []
     if m.random > RANDOM_MAX:
-        out.append(f"random play wins {m.random:.0%} of playouts (at most {RANDOM_MAX:.0%} allowed)")
+        out.append(f"random play wins {m.random:.0%} of playouts, counting every game without a fatal "
+                   f"mistake as won (at most {RANDOM_MAX:.0%} allowed)")
     if m.first_moves < MIN_FIRST_MOVES:
         out.append(f"only {m.first_moves} distinct legal first moves (at least {MIN_FIRST_MOVES} needed)")
     if task in ("key-move", "trap") and m.losing_first + refused_first < MIN_WRONG_FIRST:

@@ -40,6 +40,8 @@ def build_stock_deal(rng: random.Random, profile: Profile, task: str, size: int)
     targets = profile.stock_deals[draft.deals_done]
     slot = rng.choice([k for k, t in enumerate(targets) if t[0] == "r"])
     pool = [c for c in order[1:] if c != cover]
+    if len(pool) < stock - 1:  # too few cards out to fill the stock around the cover
+        return None
     picked = rng.sample(pool, stock - 1)
     picked.sort(key=order.index)
     draft.stock = picked[:slot] + [cover] + picked[slot:]
