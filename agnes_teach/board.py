@@ -11,32 +11,39 @@ from dataclasses import dataclass
 from functools import cache
 
 from .cards import Card, is_red, rank_of, suit_of
-from .position import Pile, Position
+from .piles import Pile, PileKind
+from .position import Cards, Position
 from .profile import Profile, RankCycle, RunLink, TableauBuild
 
 
 @dataclass(frozen=True, slots=True)
 class Place:
-    kind: str  # "t", "r", "x", "f", "s" (stock)
-    index: int  # pile index (suit for "f")
+    kind: PileKind
+    index: int  # pile index (the suit for a foundation)
     depth: int  # position in the pile, 0 = bottom
 
 
 def locate(pos: Position, card: Card) -> Place:
-    for kind, piles in (("t", pos.tableau), ("r", pos.reserve), ("x", pos.exposed)):
+    for kind, piles in ((PileKind.COLUMN, pos.tableau), (PileKind.RESERVE, pos.reserve),
+                        (PileKind.EXPOSED, pos.exposed)):
         for i, pile in enumerate(piles):
             if card in pile:
                 return Place(kind, i, pile.index(card))
     if card in pos.stock:
-        return Place("s", 0, pos.stock.index(card))
+        return Place(PileKind.STOCK, 0, pos.stock.index(card))
     suit = suit_of(card)
-    return Place("f", suit, pos.foundation_cards(suit).index(card))
+    return Place(PileKind.FOUNDATION, suit, pos.foundation_cards(suit).index(card))
 
 
-def pile_exists(pos: Position, name: str) -> bool:
-    kind, number = name[0], int(name[1:])
-    count = {"t": pos.profile.columns, "r": pos.profile.reserve_piles, "x": pos.profile.exposed_cells}[kind]
-    return 1 <= number <= count
+def pile_count(profile: Profile, kind: PileKind) -> int:
+    """How many piles of `kind` the profile's layout has (0 for the foundations and the stock)."""
+    return {PileKind.COLUMN: profile.columns, PileKind.RESERVE: profile.reserve_piles,
+            PileKind.EXPOSED: profile.exposed_cells}.get(kind, 0)
+
+
+def pile_exists(pos: Position, name: Pile | str) -> bool:
+    pile = Pile.parse(name)
+    return 1 <= pile.number <= pile_count(pos.profile, pile.kind)
 
 
 # -------------------------------------------------------------- rank logic
@@ -62,13 +69,13 @@ def builds_on(card: int, target: int, wrap: bool) -> bool:
     return _BUILDS[wrap][card * 52 + target]
 
 
-def is_run(pile: Pile, start: int, wrap: bool) -> bool:
+def is_run(pile: Cards, start: int, wrap: bool) -> bool:
     """Is pile[start:] a valid run (each card builds on the one below it)?"""
     table = _BUILDS[wrap]
     return all(table[pile[j] * 52 + pile[j - 1]] for j in range(start + 1, len(pile)))
 
 
-def run_start(pile: Pile, wrap: bool) -> int:
+def run_start(pile: Cards, wrap: bool) -> int:
     """Index of the lead card of the longest valid run at the top of `pile` (alternate colours)."""
     return run_start_in(_BUILDS[wrap], pile)
 
@@ -123,18 +130,18 @@ def fits(pos: Position, card: int, target: int) -> bool:
     return bool(builds(pos.profile, pos.base)[card * 52 + target])
 
 
-def is_run_at(pos: Position, pile: Pile, start: int) -> bool:
+def is_run_at(pos: Position, pile: Cards, start: int) -> bool:
     """Is pile[start:] one run, by the profile's link (it may then move together)?"""
     table = links(pos.profile, pos.base)
     return all(table[pile[j] * 52 + pile[j - 1]] for j in range(start + 1, len(pile)))
 
 
-def top_run_start(pos: Position, pile: Pile) -> int:
+def top_run_start(pos: Position, pile: Cards) -> int:
     """Index of the lead card of the longest run at the top of `pile`, by the profile's link."""
     return run_start_in(links(pos.profile, pos.base), pile)
 
 
-def run_start_in(table: Sequence[int] | Sequence[bool], pile: Pile | list[int]) -> int:
+def run_start_in(table: Sequence[int] | Sequence[bool], pile: Cards | list[int]) -> int:
     """The one run scan: down from the top while each card links to the one below it."""
     i = len(pile) - 1
     while i > 0 and table[pile[i] * 52 + pile[i - 1]]:

@@ -24,8 +24,9 @@ from .board import (
 )
 from .cards import Card, rank_name, suit_of
 from .errors import AmbiguousMoveError, IllegalMoveError
-from .moves import DEAL, DEAL_MOVE, Move, MoveText
-from .position import Pile, Position
+from .moves import DEAL_MOVE, Move, MoveText
+from .piles import COLUMNS, FOUNDATION, PileKind
+from .position import Cards, Position
 from .predicates import Refusal, first_refusal
 from .profile import EmptyFill
 from .registry import RuleId
@@ -73,8 +74,8 @@ def _movable_cards(pos: Position) -> list[tuple[Card, Place]]:
     for i, column in enumerate(pos.tableau):
         if column:
             for depth in range(top_run_start(pos, column), len(column)):
-                out.append((column[depth], Place("t", i, depth)))
-    for kind, piles in (("r", pos.reserve), ("x", pos.exposed)):
+                out.append((column[depth], Place(PileKind.COLUMN, i, depth)))
+    for kind, piles in ((PileKind.RESERVE, pos.reserve), (PileKind.EXPOSED, pos.exposed)):
         for i, pile in enumerate(piles):
             if pile:
                 out.append((pile[-1], Place(kind, i, len(pile) - 1)))
@@ -82,11 +83,8 @@ def _movable_cards(pos: Position) -> list[tuple[Card, Place]]:
         for suit in range(4):
             top = pos.foundation_top(suit)
             if top is not None:
-                out.append((top, Place("f", suit, pos.foundations[suit] - 1)))
+                out.append((top, Place(PileKind.FOUNDATION, suit, pos.foundations[suit] - 1)))
     return out
-
-
-_COLUMN_NAMES = tuple(f"t{i + 1}" for i in range(99))
 
 
 def legal_moves(pos: Position) -> list[Move]:
@@ -109,7 +107,7 @@ def legal_moves(pos: Position) -> list[Move]:
     empty_any = fill == EmptyFill.ANY_RUN
     empty_single = fill == EmptyFill.ANY_CARD
     tops = [column[-1] if column else -1 for column in pos.tableau]
-    names = _COLUMN_NAMES
+    names = COLUMNS
     moves: list[Move] = []
 
     def home(card: int) -> bool:
@@ -131,7 +129,7 @@ def legal_moves(pos: Position) -> list[Move]:
         for depth in range(start, last + 1):
             card = column[depth]
             if depth == last and home(card):
-                moves.append(Move(card, "f"))
+                moves.append(Move(card, FOUNDATION))
             # In whole-run profiles only the lead of the top run goes to another column.
             if depth == start or not p.whole_runs_only:
                 onto_columns(card, i, depth == last)
@@ -140,7 +138,7 @@ def legal_moves(pos: Position) -> list[Move]:
             if pile:
                 card = pile[-1]
                 if to_f and home(card):
-                    moves.append(Move(card, "f"))
+                    moves.append(Move(card, FOUNDATION))
                 onto_columns(card, -1)
     if p.foundation_return:
         for suit in range(4):
@@ -154,7 +152,7 @@ def legal_moves(pos: Position) -> list[Move]:
 
 def legal_moves_by_refusal(pos: Position) -> list[Move]:
     """The definition :func:`legal_moves` implements: every candidate that :func:`refusal` passes."""
-    dests = ["f"] + [f"t{i + 1}" for i in range(pos.profile.columns)]
+    dests = [FOUNDATION, *COLUMNS[:pos.profile.columns]]
     moves = [
         m
         for card, place in _movable_cards(pos)
@@ -179,40 +177,41 @@ def apply_move(pos: Position, move: Move) -> Position:
 
 def apply_unchecked(pos: Position, move: Move) -> Position:
     """Apply a move known to be legal (no checks; garbage in, garbage out)."""
-    if move.dest == DEAL:
+    if move.is_deal:
         deal = pos.profile.stock_deals[pos.deals_done]
-        groups = {"t": [list(p) for p in pos.tableau], "r": [list(p) for p in pos.reserve],
-                  "x": [list(p) for p in pos.exposed]}
+        groups = {kind: [list(p) for p in pos.piles_of(kind)]
+                  for kind in (PileKind.COLUMN, PileKind.RESERVE, PileKind.EXPOSED)}
         for card, pile in zip(pos.stock, deal, strict=False):  # the stock may outlast a deal
-            groups[pile[0]][int(pile[1:]) - 1].append(card)
+            groups[pile.kind][pile.offset].append(card)
         return replace(
             pos,
-            tableau=tuple(tuple(p) for p in groups["t"]),
-            reserve=tuple(tuple(p) for p in groups["r"]),
-            exposed=tuple(tuple(p) for p in groups["x"]),
+            tableau=tuple(tuple(p) for p in groups[PileKind.COLUMN]),
+            reserve=tuple(tuple(p) for p in groups[PileKind.RESERVE]),
+            exposed=tuple(tuple(p) for p in groups[PileKind.EXPOSED]),
             stock=pos.stock[len(deal):],
         )
     assert move.card is not None
     place = locate(pos, move.card)
     tableau = list(pos.tableau)
     foundations = list(pos.foundations)
-    moving: Pile
-    if place.kind == "t":
+    moving: Cards
+    if place.kind is PileKind.COLUMN:
         column = tableau[place.index]
         moving = column[place.depth:]
         tableau[place.index] = column[: place.depth]
-    elif place.kind == "f":
+    elif place.kind is PileKind.FOUNDATION:
         moving = (move.card,)
         foundations[place.index] -= 1
     else:
-        piles = list(pos.reserve if place.kind == "r" else pos.exposed)
+        reserve = place.kind is PileKind.RESERVE
+        piles = list(pos.reserve if reserve else pos.exposed)
         moving = (move.card,)
         piles[place.index] = piles[place.index][:-1]
-        pos = replace(pos, reserve=tuple(piles)) if place.kind == "r" else replace(pos, exposed=tuple(piles))
-    if move.dest == "f":
+        pos = replace(pos, reserve=tuple(piles)) if reserve else replace(pos, exposed=tuple(piles))
+    if move.dest.kind is PileKind.FOUNDATION:
         foundations[suit_of(move.card)] += 1
     else:
-        i = int(move.dest[1:]) - 1
+        i = move.dest.offset
         tableau[i] = tableau[i] + moving
     return replace(
         pos,
@@ -243,12 +242,13 @@ def resolve(pos: Position, text: MoveText) -> Move:
         raise IllegalMoveError(Refusal(RuleId.DEAL_LAYOUT, text.text, {"dest": source}))
     pile = pos.pile(source)
     if not pile:
-        rule = {"t": RuleId.TABLEAU_RUN, "r": RuleId.RESERVE_TOP, "x": RuleId.STOCK_LAST_TWO}[source[0]]
+        rule = {PileKind.COLUMN: RuleId.TABLEAU_RUN, PileKind.RESERVE: RuleId.RESERVE_TOP,
+                PileKind.EXPOSED: RuleId.STOCK_LAST_TWO}[source.kind]
         # Which rule an empty source breaks is the one about taking cards from that kind of
         # pile; "card" names the pile so a message that shows a card still reads sensibly.
         raise IllegalMoveError(Refusal(rule, text.text, {"empty": source, "card": source, "dest": text.dest,
                                                          "base": rank_name(pos.base)}))
-    if source[0] != "t" or text.dest[0] != "t":
+    if not (source.is_column and text.dest.is_column):
         return Move(pile[-1], text.dest)
     leads = [Move(pile[i], text.dest) for i in range(len(pile))]
     legal = [m for m in leads if refusal(pos, m) is None]

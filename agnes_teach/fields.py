@@ -27,6 +27,7 @@ from typing import Any
 
 from .cards import Card, CardError, parse_card, parse_rank
 from .moves import MoveSyntaxError, MoveText, parse_move_text, split_moves
+from .piles import Pile
 
 DRAFT = "https://json-schema.org/draft/2020-12/schema"
 
@@ -763,7 +764,7 @@ def _label(path: Path_, root: Shape | None = None) -> str:
             return f"{parent.kind}{key + 1}"  # a pile is named by itself; a card in it by the message
         if isinstance(parent, Nullable) and isinstance(parent.inner, ListOf) and isinstance(key, int) \
                 and out == "exposed":
-            return f"x{key + 1}"
+            return Pile.exposed(key + 1)
         if isinstance(key, int):
             word = "move" if isinstance(parent, MovesShape) else "entry"
             out += f", {word} {key + 1}" if out else f"{word} {key + 1}"

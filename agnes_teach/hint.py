@@ -124,7 +124,7 @@ REASONS = {
 
 def preference(move: Move) -> tuple[int, Move]:
     """Ties go to a move home, then a move on the table, then a deal."""
-    return (0 if move.dest == "f" else 2 if move.is_deal else 1, move)
+    return (0 if move.dest.is_foundation else 2 if move.is_deal else 1, move)
 
 
 def full_hint(pos: Position, *, seconds: float = DEFAULT_SECONDS) -> Hint:
@@ -145,7 +145,7 @@ def full_hint(pos: Position, *, seconds: float = DEFAULT_SECONDS) -> Hint:
         if len(verdicts.winning_groups()) == 1:
             reason = "only" if not verdicts.unknown else "only-proved"
         else:
-            reason = "home" if best.move.dest == "f" else "keeps"
+            reason = "home" if best.move.dest.is_foundation else "keeps"
         return Hint("full", moves, best, reason, seconds=elapsed)
     undecided = [m for m in moves if m.verdict == "unknown"]
     if undecided:

@@ -7,10 +7,11 @@ from dataclasses import dataclass
 
 from .cards import Card, CardError, card_name, card_symbol, parse_card
 from .errors import MoveSyntaxError
+from .piles import STOCK, Pile, PileKind
 
 __all__ = ["DEAL", "DEAL_MOVE", "Move", "MoveSyntaxError", "MoveText", "parse_move_text", "split_moves"]
 
-DEAL = "deal"
+DEAL = STOCK  # the deal move's destination: the stock pile, written "deal"
 _DEST = re.compile(r"^(f|[trx][1-9][0-9]?)$")
 _PILE = re.compile(r"^([trx])([1-9][0-9]?)$")
 
@@ -20,11 +21,15 @@ class Move:
     """One step: a card (with everything on it) to a destination pile, or a deal."""
 
     card: Card | None  # None for a deal
-    dest: str  # "f", "t1".., "r1".., "x1".., or "deal"
+    dest: Pile  # f, t1.., r1.., x1.., or the stock (the deal); plain text is parsed
+
+    def __post_init__(self) -> None:
+        if type(self.dest) is not Pile:
+            object.__setattr__(self, "dest", Pile.parse(self.dest))
 
     @property
     def is_deal(self) -> bool:
-        return self.dest == DEAL
+        return self.dest.kind is PileKind.STOCK
 
     def __str__(self) -> str:
         return DEAL if self.card is None else f"{card_name(self.card)}>{self.dest}"
@@ -46,31 +51,31 @@ class MoveText:
 
     text: str
     card: Card | None
-    source: str | None  # "t5", "r3", "x1" when written SRC>DEST
-    dest: str
+    source: Pile | None  # t5, r3, x1 when written SRC>DEST
+    dest: Pile
 
     @property
     def is_deal(self) -> bool:
-        return self.dest == DEAL
+        return self.dest.kind is PileKind.STOCK
 
 
 def parse_move_text(text: str) -> MoveText:
     """Parse one move; MoveSyntaxError for text that is not a move."""
     raw = str(text).strip()
     if raw.lower() == DEAL:
-        return MoveText(raw, None, None, DEAL)
+        return MoveText(raw, None, None, STOCK)
     parts = re.split(r"\s*(?:>|→|->)\s*", raw)
     if len(parts) != 2 or not parts[0] or not parts[1]:
         raise MoveSyntaxError(f"not a move: {raw!r} (write CARD>DEST such as 6H>f or 4C>t2, or deal)")
-    left, dest = parts[0], parts[1].lower()
-    if not _DEST.match(dest):
+    left, dest_text = parts[0], parts[1].lower()
+    if not _DEST.match(dest_text):
         raise MoveSyntaxError(f"not a move: {raw!r} (the destination must be f, t1..t7, r1..r7, x1 or x2)")
     if left.lower() == "f":
         # Four foundations share the name f, so a foundation card is named by itself.
         raise MoveSyntaxError(f"not a move: {raw!r} (to take a card from a foundation, name the card: 6H>t2)")
-    pile = _PILE.match(left.lower())
-    if pile:
-        return MoveText(raw, None, left.lower(), dest)
+    dest = Pile.parse(dest_text)
+    if _PILE.match(left.lower()):
+        return MoveText(raw, None, Pile.parse(left.lower()), dest)
     try:
         card = parse_card(left)
     except CardError as exc:

@@ -20,11 +20,12 @@ from .cards import (
 )
 from .errors import InputError, Problem, ProfileError
 from .fields import convert, shape_issues
+from .piles import Pile, PileKind
 from .profile import Profile, get_profile
 from .registry import RuleId
 from .yamlio import Locator
 
-Pile = tuple[Card, ...]
+Cards = tuple[Card, ...]  # one pile's cards, bottom to top
 
 
 @dataclass(frozen=True, slots=True)
@@ -34,12 +35,12 @@ class Position:
     profile: Profile
     base: int
     foundations: tuple[int, int, int, int]  # S H D C: how many cards each holds
-    tableau: tuple[Pile, ...]
-    reserve: tuple[Pile, ...]
-    exposed: tuple[Pile, ...]
-    stock: Pile  # dealing order: stock[0] is dealt first
+    tableau: tuple[Cards, ...]
+    reserve: tuple[Cards, ...]
+    exposed: tuple[Cards, ...]
+    stock: Cards  # dealing order: stock[0] is dealt first
 
-    def foundation_cards(self, suit: int) -> Pile:
+    def foundation_cards(self, suit: int) -> Cards:
         return tuple(make_card((self.base - 1 + i) % 13 + 1, suit) for i in range(self.foundations[suit]))
 
     def foundation_top(self, suit: int) -> Card | None:
@@ -52,10 +53,19 @@ class Position:
         assert done is not None
         return done
 
-    def pile(self, name: str) -> Pile:
-        kind, index = name[0], int(name[1:]) - 1
-        piles = {"t": self.tableau, "r": self.reserve, "x": self.exposed}[kind]
-        return piles[index]
+    def piles_of(self, kind: PileKind) -> tuple[Cards, ...]:
+        """The piles of one kind (columns, reserve piles or exposed cells), in order."""
+        if kind is PileKind.COLUMN:
+            return self.tableau
+        if kind is PileKind.RESERVE:
+            return self.reserve
+        if kind is PileKind.EXPOSED:
+            return self.exposed
+        raise ValueError(f"{kind.name.lower()} is not a pile of cards in a row")
+
+    def pile(self, name: Pile | str) -> Cards:
+        pile = Pile.parse(name)
+        return self.piles_of(pile.kind)[pile.offset]
 
     def is_won(self) -> bool:
         return all(n == 13 for n in self.foundations)
@@ -76,7 +86,7 @@ class Position:
     def __repr__(self) -> str:
         """One line, cards as people write them: ``Position(bernauer, base 10, f 10♥, t 7♠ | ...)``."""
 
-        def piles(group: tuple[Pile, ...]) -> str:
+        def piles(group: tuple[Cards, ...]) -> str:
             return " | ".join(" ".join(card_symbol(c) for c in p) or "-" for p in group)
 
         homes = " ".join(card_symbol(top) for s in range(4) if (top := self.foundation_top(s)) is not None)
@@ -106,7 +116,7 @@ class Position:
     def to_data(self) -> dict[str, Any]:
         """The YAML form of formats.md (card names, bottom to top)."""
 
-        def pile(p: Pile) -> str | list[str]:
+        def pile(p: Cards) -> str | list[str]:
             return " ".join(card_name(c) for c in p) if p else []
 
         base: int | str = self.base if 2 <= self.base <= 10 else rank_name(self.base)
@@ -196,8 +206,8 @@ def position_from_values(
     # echo that problem as a list of "duplicated"/"missing" cards.
     cards_known = len(problems) == before_base
 
-    def piles(key: str, count: int, label: str, letter: str) -> tuple[Pile, ...]:
-        raw: list[Pile] | None = values.get(key)
+    def piles(key: str, count: int, label: str, letter: str) -> tuple[Cards, ...]:
+        raw: list[Cards] | None = values.get(key)
         if raw is None:
             if count and key != "exposed":
                 bad(f"'{key}' is missing: {profile.id} has {count} {label} {letter}1..{letter}{count}, "
@@ -206,7 +216,8 @@ def position_from_values(
         if key == "exposed":
             if len(raw) > count:
                 bad(f"'exposed' lists {len(raw)} cells; {profile.id} has "
-                    + (f"{count} ({', '.join(f'x{i + 1}' for i in range(count))})" if count else "none"), key)
+                    + (f"{count} ({', '.join(Pile.exposed(i + 1) for i in range(count))})"
+                       if count else "none"), key)
         elif raw and len(raw) != count:
             piles_text = f"{len(raw)} pile" + ("s" if len(raw) != 1 else "")
             fix = "add [] for each empty one" if len(raw) < count else "remove the extra ones"
@@ -221,7 +232,7 @@ def position_from_values(
     exposed = piles("exposed", profile.exposed_cells, "exposed cells", "x")
     if values.get("exposed") and any(values["exposed"]) and profile.exposed_cells == 0:
         bad(f"{profile.id} has no exposed cells", "exposed")
-    stock: Pile = values.get("stock") or ()
+    stock: Cards = values.get("stock") or ()
 
     foundations = [0, 0, 0, 0]
     tops: dict[int, Card] = {}
@@ -300,23 +311,23 @@ def _layout_problems(pos: Position, loc: Locator, cards_known: bool = True) -> l
         # The deals done are unknown, but no game ever piles higher than after the last one.
         highest = profile.max_pile_heights(len(profile.stock_deals))
         for i, pile in enumerate(pos.reserve):
-            if len(pile) > highest[f"r{i + 1}"]:
+            if len(pile) > highest[Pile.reserve(i + 1)]:
                 problems.append(loc.problem(
                     f"reserve pile r{i + 1} holds {len(pile)} cards; it never holds more than "
-                    f"{highest[f'r{i + 1}']}", "reserve", i))
+                    f"{highest[Pile.reserve(i + 1)]}", "reserve", i))
     else:
         heights = profile.max_pile_heights(done)
         for i, pile in enumerate(pos.reserve):
-            if len(pile) > heights[f"r{i + 1}"]:
+            if len(pile) > heights[Pile.reserve(i + 1)]:
                 problems.append(loc.problem(
                     f"reserve pile r{i + 1} holds {len(pile)} cards; after {done} deal(s) "
-                    f"it can hold at most {heights[f'r{i + 1}']}", "reserve", i))
+                    f"it can hold at most {heights[Pile.reserve(i + 1)]}", "reserve", i))
         for i, pile in enumerate(pos.exposed):
             if pile and pos.stock:
                 problems.append(loc.problem(
                     f"exposed card in x{i + 1} while the stock still holds {len(pos.stock)} cards "
                     "(the exposed cards come only with the last deal)", "exposed", i))
-            elif len(pile) > heights[f"x{i + 1}"]:
+            elif len(pile) > heights[Pile.exposed(i + 1)]:
                 problems.append(loc.problem(
                     f"exposed cell x{i + 1} holds {len(pile)} cards; it holds at most one", "exposed", i))
     if cards_known and profile.base_dealt and profile.uses(RuleId.FOUNDATION_FINAL) \

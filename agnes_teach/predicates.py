@@ -25,7 +25,8 @@ from .board import (
     top_run_start,
 )
 from .cards import card_name, make_card, rank_name, rank_of, suit_of
-from .moves import DEAL, Move
+from .moves import Move
+from .piles import Pile, PileKind
 from .position import Position
 from .profile import EmptyFill, Profile, RankCycle, RunLink, TableauBuild
 from .registry import RuleId, check_order
@@ -66,11 +67,11 @@ def refuse(pos: Position, move: Move, rule: RuleId, **extra: str) -> Refusal:
 
 
 def _card_move(move: Move) -> bool:
-    return move.card is not None and move.dest != DEAL
+    return move.card is not None and not move.is_deal
 
 
 def _onto_column(move: Move) -> bool:
-    return _card_move(move) and move.dest[0] == "t"
+    return _card_move(move) and move.dest.is_column
 
 
 # --------------------------------------------------------------- the stock
@@ -78,29 +79,31 @@ def _onto_column(move: Move) -> bool:
 
 def check_stock_no_redeal(pos: Position, move: Move, profile: Profile) -> Refusal | None:
     """The stock is dealt once: ``deal`` with nothing left in it."""
-    return refuse(pos, move, RuleId.STOCK_NO_REDEAL) if move.dest == DEAL and not pos.stock else None
+    return refuse(pos, move, RuleId.STOCK_NO_REDEAL) if move.is_deal and not pos.stock else None
 
 
 def check_deal_layout(pos: Position, move: Move, profile: Profile) -> Refusal | None:
     """A pile the profile does not have."""
-    if _card_move(move) and move.dest != "f" and not pile_exists(pos, move.dest):
+    if _card_move(move) and not move.dest.is_foundation and not pile_exists(pos, move.dest):
         return refuse(pos, move, RuleId.DEAL_LAYOUT)
     return None
 
 
 def check_reserve_no_build(pos: Position, move: Move, profile: Profile) -> Refusal | None:
     """Nothing is placed on a reserve pile."""
-    return refuse(pos, move, RuleId.RESERVE_NO_BUILD) if _card_move(move) and move.dest[0] == "r" else None
+    onto = _card_move(move) and move.dest.kind is PileKind.RESERVE
+    return refuse(pos, move, RuleId.RESERVE_NO_BUILD) if onto else None
 
 
 def check_stock_last_two(pos: Position, move: Move, profile: Profile) -> Refusal | None:
     """Nothing is placed on an exposed cell."""
-    return refuse(pos, move, RuleId.STOCK_LAST_TWO) if _card_move(move) and move.dest[0] == "x" else None
+    onto = _card_move(move) and move.dest.kind is PileKind.EXPOSED
+    return refuse(pos, move, RuleId.STOCK_LAST_TWO) if onto else None
 
 
 def check_stock_deal(pos: Position, move: Move, profile: Profile) -> Refusal | None:
     """A card still in the stock cannot be played."""
-    if _card_move(move) and place_of(pos, move).kind == "s":
+    if _card_move(move) and place_of(pos, move).kind is PileKind.STOCK:
         return refuse(pos, move, RuleId.STOCK_DEAL)
     return None
 
@@ -110,14 +113,15 @@ def check_stock_deal(pos: Position, move: Move, profile: Profile) -> Refusal | N
 
 def check_foundation_full(pos: Position, move: Move, profile: Profile) -> Refusal | None:
     """A complete foundation takes nothing (not even its own card back)."""
-    if move.card is not None and move.dest == "f" and next_foundation_rank(pos, suit_of(move.card)) is None:
+    if move.card is not None and move.dest.is_foundation \
+            and next_foundation_rank(pos, suit_of(move.card)) is None:
         return refuse(pos, move, RuleId.FOUNDATION_FULL)
     return None
 
 
 def check_foundation_final(pos: Position, move: Move, profile: Profile) -> Refusal | None:
     """Where foundations are final, a foundation card never moves."""
-    if _card_move(move) and not profile.foundation_return and place_of(pos, move).kind == "f":
+    if _card_move(move) and not profile.foundation_return and place_of(pos, move).kind is PileKind.FOUNDATION:
         return refuse(pos, move, RuleId.FOUNDATION_FINAL)
     return None
 
@@ -127,10 +131,10 @@ def check_foundation_return(pos: Position, move: Move, profile: Profile) -> Refu
     if not _card_move(move) or not profile.foundation_return:
         return None
     place = place_of(pos, move)
-    if place.kind != "f":
+    if place.kind is not PileKind.FOUNDATION:
         return None
     # The top card may come back even from a complete foundation (a K into an empty column).
-    if move.dest == "f" or place.depth != pos.foundations[place.index] - 1:
+    if move.dest.is_foundation or place.depth != pos.foundations[place.index] - 1:
         return refuse(pos, move, RuleId.FOUNDATION_RETURN)
     return None
 
@@ -143,7 +147,7 @@ def check_reserve_top(pos: Position, move: Move, profile: Profile) -> Refusal | 
     if not _card_move(move):
         return None
     place = place_of(pos, move)
-    if place.kind == "r" and place.depth != len(pos.reserve[place.index]) - 1:
+    if place.kind is PileKind.RESERVE and place.depth != len(pos.reserve[place.index]) - 1:
         return refuse(pos, move, RuleId.RESERVE_TOP)
     return None
 
@@ -155,14 +159,14 @@ def check_tableau_run(pos: Position, move: Move, profile: Profile) -> Refusal | 
     if not _card_move(move):
         return None
     place = place_of(pos, move)
-    if place.kind != "t":
+    if place.kind is not PileKind.COLUMN:
         return None
     column = pos.tableau[place.index]
-    if move.dest == "f":
+    if move.dest.is_foundation:
         # A top card goes home even when it lies on a run: whole-run profiles restrict
         # only moves between columns.
         return refuse(pos, move, RuleId.TABLEAU_RUN) if place.depth != len(column) - 1 else None
-    if move.dest == f"t{place.index + 1}":
+    if move.dest == Pile.column(place.index + 1):
         return refuse(pos, move, RuleId.TABLEAU_RUN, same_column="yes")
     if profile.run_link == RunLink.ALTERNATE and not is_run_at(pos, column, place.depth):
         return refuse(pos, move, RuleId.TABLEAU_RUN)
@@ -174,7 +178,7 @@ def check_tableau_suit_run(pos: Position, move: Move, profile: Profile) -> Refus
     if not _onto_column(move) or profile.run_link != RunLink.SAME_SUIT:
         return None
     place = place_of(pos, move)
-    if place.kind == "t" and not is_run_at(pos, pos.tableau[place.index], place.depth):
+    if place.kind is PileKind.COLUMN and not is_run_at(pos, pos.tableau[place.index], place.depth):
         return refuse(pos, move, RuleId.TABLEAU_SUIT_RUN)
     return None
 
@@ -184,7 +188,7 @@ def check_tableau_whole_run(pos: Position, move: Move, profile: Profile) -> Refu
     if not _onto_column(move) or not profile.whole_runs_only:
         return None
     place = place_of(pos, move)
-    if place.kind == "t" and place.depth != top_run_start(pos, pos.tableau[place.index]):
+    if place.kind is PileKind.COLUMN and place.depth != top_run_start(pos, pos.tableau[place.index]):
         return refuse(pos, move, RuleId.TABLEAU_WHOLE_RUN)
     return None
 
@@ -194,23 +198,23 @@ def check_tableau_whole_run(pos: Position, move: Move, profile: Profile) -> Refu
 
 def check_reserve_to_tableau_only(pos: Position, move: Move, profile: Profile) -> Refusal | None:
     """Where reserve cards go only to the tableau."""
-    if _card_move(move) and move.dest == "f" and not profile.reserve_to_foundation \
-            and place_of(pos, move).kind == "r":
+    if _card_move(move) and move.dest.is_foundation and not profile.reserve_to_foundation \
+            and place_of(pos, move).kind is PileKind.RESERVE:
         return refuse(pos, move, RuleId.RESERVE_TO_TABLEAU_ONLY)
     return None
 
 
 def check_foundation_from_tableau_only(pos: Position, move: Move, profile: Profile) -> Refusal | None:
     """Where foundations take only tableau cards, an exposed card goes to a column first."""
-    if _card_move(move) and move.dest == "f" and not profile.exposed_to_foundation \
-            and place_of(pos, move).kind == "x":
+    if _card_move(move) and move.dest.is_foundation and not profile.exposed_to_foundation \
+            and place_of(pos, move).kind is PileKind.EXPOSED:
         return refuse(pos, move, RuleId.FOUNDATION_FROM_TABLEAU_ONLY)
     return None
 
 
 def check_foundation_start(pos: Position, move: Move, profile: Profile) -> Refusal | None:
     """An empty foundation takes only the base rank."""
-    if _card_move(move) and move.dest == "f":
+    if _card_move(move) and move.dest.is_foundation:
         assert move.card is not None
         if pos.foundations[suit_of(move.card)] == 0 and rank_of(move.card) != pos.base:
             return refuse(pos, move, RuleId.FOUNDATION_START)
@@ -219,7 +223,7 @@ def check_foundation_start(pos: Position, move: Move, profile: Profile) -> Refus
 
 def check_foundation_suit(pos: Position, move: Move, profile: Profile) -> Refusal | None:
     """A foundation takes the next rank of its suit."""
-    if not _card_move(move) or move.dest != "f":
+    if not _card_move(move) or not move.dest.is_foundation:
         return None
     assert move.card is not None
     suit = suit_of(move.card)
@@ -247,7 +251,7 @@ def check_tableau_empty(pos: Position, move: Move, profile: Profile) -> Refusal 
         return refuse(pos, move, RuleId.TABLEAU_EMPTY, msg="tableau.empty@deal-only")
     if fill == EmptyFill.ANY_CARD:
         place = place_of(pos, move)
-        alone = place.kind != "t" or place.depth == len(pos.tableau[place.index]) - 1
+        alone = place.kind is not PileKind.COLUMN or place.depth == len(pos.tableau[place.index]) - 1
         return None if alone else refuse(pos, move, RuleId.TABLEAU_EMPTY, msg="tableau.empty@any-card")
     want = profile.fill_rank(pos.base)
     assert want is not None
@@ -333,7 +337,7 @@ CHECKS: tuple[tuple[RuleId, Check], ...] = _ordered()
 
 def uses_foundation_wrap(pos: Position, move: Move) -> bool:
     """An Ace goes onto a King-topped foundation (the base is not an Ace)."""
-    if move.dest != "f" or move.card is None or rank_of(move.card) != 1 or pos.base == 1:
+    if not move.dest.is_foundation or move.card is None or rank_of(move.card) != 1 or pos.base == 1:
         return False
     top = pos.foundation_top(suit_of(move.card))
     return top is not None and rank_of(top) == 13
@@ -341,7 +345,7 @@ def uses_foundation_wrap(pos: Position, move: Move) -> bool:
 
 def uses_foundation_start(pos: Position, move: Move) -> bool:
     """A base-rank card opens an empty foundation."""
-    return (move.dest == "f" and move.card is not None and pos.foundations[suit_of(move.card)] == 0
+    return (move.dest.is_foundation and move.card is not None and pos.foundations[suit_of(move.card)] == 0
             and check_foundation_start(pos, move, pos.profile) is None)
 
 
@@ -365,20 +369,20 @@ def uses_tableau_run(pos: Position, move: Move) -> bool:
     if not _onto_column(move):
         return False
     place = place_of(pos, move)
-    return place.kind == "t" and place.depth < len(pos.tableau[place.index]) - 1
+    return place.kind is PileKind.COLUMN and place.depth < len(pos.tableau[place.index]) - 1
 
 
 def uses_stock_last_two(pos: Position, move: Move) -> bool:
     """A card leaves an exposed cell (x1, x2)."""
-    return _card_move(move) and place_of(pos, move).kind == "x"
+    return _card_move(move) and place_of(pos, move).kind is PileKind.EXPOSED
 
 
 def rule_used(pos: Position, move: Move) -> RuleId:
     """The rule a legal move applies (the generator counts how many rules a solution needs)."""
-    if move.dest == DEAL:
+    if move.is_deal:
         deal = pos.profile.stock_deals[pos.deals_done]
-        return RuleId.STOCK_LAST_TWO if any(t[0] == "x" for t in deal) else RuleId.STOCK_DEAL
-    if move.dest == "f":
+        return RuleId.STOCK_LAST_TWO if any(t.kind is PileKind.EXPOSED for t in deal) else RuleId.STOCK_DEAL
+    if move.dest.is_foundation:
         if uses_foundation_start(pos, move):
             return RuleId.FOUNDATION_START
         return RuleId.FOUNDATION_WRAP if uses_foundation_wrap(pos, move) else RuleId.FOUNDATION_SUIT

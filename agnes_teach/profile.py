@@ -19,7 +19,8 @@ from typing import Any
 import yaml
 
 from .cards import parse_rank, rank_below
-from .errors import InputError, ProfileError
+from .errors import InputError, MoveSyntaxError, ProfileError
+from .piles import Pile, PileKind
 from .registry import RuleId
 
 DEFAULT_PROFILE = "bernauer"
@@ -81,7 +82,8 @@ class DealTarget(StrEnum):
     EXPOSED = "exposed"
 
 
-_TARGET_OF = {"r": DealTarget.RESERVE, "t": DealTarget.COLUMNS, "x": DealTarget.EXPOSED}
+_TARGET_OF = {PileKind.RESERVE: DealTarget.RESERVE, PileKind.COLUMN: DealTarget.COLUMNS,
+              PileKind.EXPOSED: DealTarget.EXPOSED}
 
 
 @dataclass(frozen=True)
@@ -99,7 +101,7 @@ class Profile:
     run_link: RunLink
     run_unit: RunUnit
     empty_fill: EmptyFill
-    stock_deals: tuple[tuple[str, ...], ...]
+    stock_deals: tuple[tuple[Pile, ...], ...]
     reserve_to_foundation: bool
     exposed_to_foundation: bool
     foundation_return: bool
@@ -135,7 +137,7 @@ class Profile:
 
     @cached_property
     def exposed_cells(self) -> int:
-        return len({p for deal in self.stock_deals for p in deal if p.startswith("x")})
+        return len({p for deal in self.stock_deals for p in deal if p.kind is PileKind.EXPOSED})
 
     @property
     def stock_size(self) -> int:
@@ -143,11 +145,11 @@ class Profile:
 
     def deal_target(self, deal: int) -> DealTarget:
         """Where deal number `deal` (0-based) lands."""
-        return _TARGET_OF[self.stock_deals[deal][0][0]]
+        return _TARGET_OF[self.stock_deals[deal][0].kind]
 
     @cached_property
     def deals_onto_columns(self) -> bool:
-        return any(p[0] == "t" for deal in self.stock_deals for p in deal)
+        return any(p.is_column for deal in self.stock_deals for p in deal)
 
     def stock_sizes(self) -> tuple[int, ...]:
         """Every stock size a game can have, largest first (bernauer: 16, 9, 2, 0)."""
@@ -160,11 +162,11 @@ class Profile:
         sizes = self.stock_sizes()
         return sizes.index(stock_left) if stock_left in sizes else None
 
-    def pile_names(self) -> tuple[str, ...]:
+    def pile_names(self) -> tuple[Pile, ...]:
         return (
-            tuple(f"t{i + 1}" for i in range(self.columns))
-            + tuple(f"r{i + 1}" for i in range(self.reserve_piles))
-            + tuple(f"x{i + 1}" for i in range(self.exposed_cells))
+            tuple(Pile.column(i + 1) for i in range(self.columns))
+            + tuple(Pile.reserve(i + 1) for i in range(self.reserve_piles))
+            + tuple(Pile.exposed(i + 1) for i in range(self.exposed_cells))
         )
 
     def empty_rank(self, base: int) -> int:
@@ -176,10 +178,10 @@ class Profile:
         """The one rank an empty column takes, or None when the rule is not about a rank."""
         return self.empty_rank(base) if self.empty_fill in (EmptyFill.KING, EmptyFill.BELOW_BASE) else None
 
-    def max_pile_heights(self, deals_done: int) -> dict[str, int]:
+    def max_pile_heights(self, deals_done: int) -> dict[Pile, int]:
         """How high each reserve pile and exposed cell can be after `deals_done` deals."""
-        heights = {f"r{i + 1}": 1 for i in range(self.reserve_piles)}
-        heights |= {f"x{i + 1}": 0 for i in range(self.exposed_cells)}
+        heights = {Pile.reserve(i + 1): 1 for i in range(self.reserve_piles)}
+        heights |= {Pile.exposed(i + 1): 0 for i in range(self.exposed_cells)}
         for deal in self.stock_deals[:deals_done]:
             for pile in deal:
                 if pile in heights:
@@ -263,10 +265,11 @@ def _load(data: dict[str, Any], source: str = "") -> Profile:
     unknown = sorted(set(data) - set(_KEYS) - set(_OPTIONAL))
     if unknown:
         raise ValueError(f"unknown key(s) {', '.join(unknown)}")
-    deals = tuple(tuple(str(p) for p in deal) for deal in data["stock_deals"])
+    deals = tuple(tuple(_deal_pile(p, deal) for p in deal) for deal in data["stock_deals"])
     for deal in deals:
-        if len({p[0] for p in deal}) != 1 or not all(p[0] in "trx" and p[1:].isdigit() for p in deal):
-            raise ValueError(f"stock_deals: {list(deal)} must name piles of one kind (t1.., r1.. or x1..)")
+        if len({p.kind for p in deal}) != 1:
+            raise ValueError(f"stock_deals: {[str(p) for p in deal]} must name piles of one kind "
+                             "(t1.., r1.. or x1..)")
     start = str(data["foundation_start"])
     if start in (BaseCard.FIRST, BaseCard.AFTER_TABLEAU):
         base_card, base_rank = BaseCard(start), None
@@ -296,9 +299,8 @@ def _load(data: dict[str, Any], source: str = "") -> Profile:
         game=str(data.get("game", "Agnes Bernauer")),
     )
     for pile in {p for deal in deals for p in deal}:
-        kind, number = pile[0], int(pile[1:])
-        limit = {"t": profile.columns, "r": profile.reserve_piles, "x": 99}[kind]
-        if not 1 <= number <= limit:
+        limit = {PileKind.COLUMN: profile.columns, PileKind.RESERVE: profile.reserve_piles}.get(pile.kind, 99)
+        if not 1 <= pile.number <= limit:
             raise ValueError(f"stock_deals: there is no pile {pile}")
     object.__setattr__(profile, "rules", derived_rules(profile))
     if "rules" in data and {str(r) for r in data["rules"]} != {str(r) for r in profile.rules}:
@@ -307,6 +309,17 @@ def _load(data: dict[str, Any], source: str = "") -> Profile:
     if dealt + (1 if profile.base_dealt else 0) != 52:
         raise ValueError(f"the layout deals {dealt} cards, not 52")
     return profile
+
+
+def _deal_pile(text: object, deal: object) -> Pile:
+    """One target of a stock deal: a column, reserve pile or exposed cell."""
+    try:
+        pile = Pile.parse(str(text))
+    except MoveSyntaxError:
+        pile = None
+    if pile is None or not (pile.is_column or pile.is_stack):
+        raise ValueError(f"stock_deals: {deal} must name piles of one kind (t1.., r1.. or x1..)")
+    return pile
 
 
 def profile_ids() -> list[str]:

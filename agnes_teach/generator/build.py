@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from ..cards import Card, make_card
 from ..engine import builds_on, run_start
 from ..errors import InputError
+from ..piles import Pile, PileKind
 from ..position import Position, parse_position
 from ..profile import Profile
 
@@ -57,24 +58,25 @@ class Draft:
 
     def can_put(self, pile: str, card: Card) -> bool:
         """May `card` go on top of `pile` and keep the shape a game can reach?"""
-        kind, i = pile[0], int(pile[1:]) - 1
-        if kind == "t":
+        kind, i = (where := Pile.parse(pile)).kind, where.offset
+        if kind is PileKind.COLUMN:
             column = self.tableau[i]
             if column and builds_on(card, column[-1], self.profile.tableau_wrap):
                 return True
             # Below the top run lie only cards dealt there: at most the column's deal.
             return len(column) < self.profile.column_lengths[i]
-        if kind == "r":
-            height = self.profile.max_pile_heights(self.deals_done)[pile]
+        if kind is PileKind.RESERVE:
+            height = self.profile.max_pile_heights(self.deals_done)[where]
             return len(self.reserve[i]) < height
-        height = self.profile.max_pile_heights(self.deals_done)[pile]
+        height = self.profile.max_pile_heights(self.deals_done)[where]
         return not self.stock_size and len(self.exposed[i]) < height
 
     def put(self, pile: str, card: Card) -> None:
-        kind, i = pile[0], int(pile[1:]) - 1
-        {"t": self.tableau, "r": self.reserve, "x": self.exposed}[kind][i].append(card)
+        where = Pile.parse(pile)
+        {PileKind.COLUMN: self.tableau, PileKind.RESERVE: self.reserve,
+         PileKind.EXPOSED: self.exposed}[where.kind][where.offset].append(card)
 
-    def piles(self) -> list[str]:
+    def piles(self) -> list[Pile]:
         return list(self.profile.pile_names())
 
     def position(self) -> Position | None:

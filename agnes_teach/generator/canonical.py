@@ -13,7 +13,8 @@ from __future__ import annotations
 from itertools import product
 
 from ..cards import Card, make_card, rank_of, suit_of
-from ..position import Pile, Position
+from ..piles import Pile
+from ..position import Cards, Position
 
 # S H D C -> image suit: identity, swap the black suits, swap the red suits, both.
 _SUIT_MAPS: tuple[tuple[int, int, int, int], ...] = tuple(
@@ -33,7 +34,7 @@ def _future(pos: Position) -> dict[str, list[Card]]:
     return out
 
 
-def _text(cards: Pile | list[Card], suit_map: tuple[int, int, int, int]) -> str:
+def _text(cards: Cards | list[Card], suit_map: tuple[int, int, int, int]) -> str:
     return ".".join(str(make_card(rank_of(c), suit_map[suit_of(c)])) for c in cards)
 
 
@@ -47,15 +48,15 @@ def puzzle_key(pos: Position) -> str:
             foundations[suit_map[s]] = pos.foundations[s]
         # Columns are interchangeable together with the stock cards each will still receive
         # (Agnes Sorel deals onto them); elsewhere no column receives any.
-        columns = sorted(_text(c, suit_map) + ("<" + _text(future[f"t{i + 1}"], suit_map)
-                                              if f"t{i + 1}" in future else "")
+        columns = sorted(_text(c, suit_map) + ("<" + _text(future[Pile.column(i + 1)], suit_map)
+                                              if Pile.column(i + 1) in future else "")
                          for i, c in enumerate(pos.tableau))
         reserve = sorted(
-            _text(p, suit_map) + "<" + _text(future.get(f"r{i + 1}", []), suit_map)
+            _text(p, suit_map) + "<" + _text(future.get(Pile.reserve(i + 1), []), suit_map)
             for i, p in enumerate(pos.reserve)
         )
         exposed = sorted(
-            _text(p, suit_map) + "<" + _text(future.get(f"x{i + 1}", []), suit_map)
+            _text(p, suit_map) + "<" + _text(future.get(Pile.exposed(i + 1), []), suit_map)
             for i, p in enumerate(pos.exposed)
         )
         key = "|".join([pos.profile.id, str(pos.base), ",".join(map(str, foundations)),

@@ -72,7 +72,7 @@ def _autoplay_wins(pos: Position) -> bool:
     """Does moving available cards to the foundations, and nothing else, win?"""
     while not pos.is_won():
         for move in legal_moves(pos):
-            if move.dest == "f":
+            if move.dest.is_foundation:
                 pos = apply_unchecked(pos, move)
                 break
         else:
@@ -82,7 +82,7 @@ def _autoplay_wins(pos: Position) -> bool:
 
 def _move_order(move: Move) -> tuple[int, str]:
     """Among equally short lines, prefer foundation moves, then the rest, dealing last."""
-    return (0 if move.dest == "f" else 2 if move.is_deal else 1), str(move)
+    return (0 if move.dest.is_foundation else 2 if move.is_deal else 1), str(move)
 
 
 def shortest_path(graph: GameGraph, start: int = 0) -> list[Move]:
@@ -234,7 +234,7 @@ def candidate(theme: Theme, task: str, profile: Profile, seed: int, size: int,
     if task == "key-move":
         # Cheap filters before the search: a choice to make, and no free foundation move
         # beside the one a foundation theme teaches (it would win as well).
-        home_moves = sum(m.dest == "f" for m in first)
+        home_moves = sum(m.dest.is_foundation for m in first)
         if len(first) < 2 or home_moves > 1:
             tally.add("no unique choice")
             return None

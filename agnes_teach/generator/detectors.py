@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from ..cards import Card
 from ..engine import apply_move, locate, refusal
 from ..moves import DEAL_MOVE, Move
+from ..piles import PileKind
 from ..position import Position
 from ..predicates import (
     uses_foundation_start,
@@ -79,7 +80,7 @@ def uncovers_reserve(pos: Position, move: Move) -> Card | None:
     if move.card is None:
         return None
     place = locate(pos, move.card)
-    if place.kind != "r":
+    if place.kind is not PileKind.RESERVE:
         return None
     pile = pos.reserve[place.index]
     return pile[-2] if len(pile) >= 2 and place.depth == len(pile) - 1 else None
@@ -121,12 +122,12 @@ def detect_stock_deal(lesson: Lesson) -> bool:
     if not pos.stock or DEAL_MOVE not in lesson.losing or not lesson.line:
         return False
     targets = pos.profile.stock_deals[pos.deals_done]
-    covered = [int(t[1:]) - 1 for t in targets if t[0] == "r" and pos.reserve[int(t[1:]) - 1]]
+    covered = [t.offset for t in targets if t.kind is PileKind.RESERVE and pos.reserve[t.offset]]
     for before, move in _steps(lesson):
         if move == DEAL_MOVE:
             return False
         if move.card is not None:
             place = locate(before, move.card)
-            if place.kind == "r" and place.index in covered:
+            if place.kind is PileKind.RESERVE and place.index in covered:
                 return True
     return False

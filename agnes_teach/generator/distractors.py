@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from ..cards import Card, is_red, rank_of, suit_of
 from ..engine import builds_on, is_run, locate, refusal
 from ..moves import DEAL_MOVE, Move
+from ..piles import FOUNDATION, Pile, PileKind
 from ..position import Position
 from ..registry import RuleId
 from .detectors import available
@@ -44,7 +45,7 @@ def tempting_loss(pos: Position, line: Moves, losing: Moves) -> Move | None:
     key = line[0].card
     move = found.move
     assert move.card is not None
-    covers = move.dest[0] == "t" and bool(pos.pile(move.dest)) and pos.pile(move.dest)[-1] == key
+    covers = move.dest.is_column and bool(pos.pile(move.dest)) and pos.pile(move.dest)[-1] == key
     return move if move.card == key or covers or rank_of(move.card) == rank_of(key) else None
 
 
@@ -59,7 +60,7 @@ def _losing_tempting(pos: Position, line: Moves, losing: Moves) -> Distractor | 
     def score(move: Move) -> tuple[int, str]:
         if key_card is not None and move.card == key_card:
             return 0, str(move)
-        if key_card is not None and move.card is not None and move.dest[0] == "t" \
+        if key_card is not None and move.card is not None and move.dest.is_column \
                 and pos.pile(move.dest) and pos.pile(move.dest)[-1] == key_card:
             return 1, str(move)
         if key_card is not None and move.card is not None and rank_of(move.card) == rank_of(key_card):
@@ -75,7 +76,7 @@ def _losing_tempting(pos: Position, line: Moves, losing: Moves) -> Distractor | 
 
 def distract_tableau_empty(pos: Position, line: Moves, losing: Moves) -> Distractor | None:
     """A King (the Klondike habit) or a base-rank card into an empty column."""
-    empties = [f"t{i + 1}" for i, c in enumerate(pos.tableau) if not c]
+    empties = [Pile.column(i + 1) for i, c in enumerate(pos.tableau) if not c]
     want = pos.profile.empty_rank(pos.base)
     tempting = [c for c in _movable(pos) if rank_of(c) in (13, pos.base) and rank_of(c) != want]
     tempting.sort(key=lambda c: (rank_of(c) != 13, c))
@@ -88,7 +89,7 @@ def distract_foundation_start(pos: Position, line: tuple[Move, ...],
     empty_suits = [s for s in range(4) if pos.foundations[s] == 0]
     cards = [c for c in available(pos) if suit_of(c) in empty_suits and rank_of(c) != pos.base]
     cards.sort(key=lambda c: (rank_of(c) != 1, c))
-    return _first_refused(pos, [Move(c, "f") for c in cards], RuleId.FOUNDATION_START)
+    return _first_refused(pos, [Move(c, FOUNDATION) for c in cards], RuleId.FOUNDATION_START)
 
 
 def distract_reserve_top(pos: Position, line: Moves, losing: Moves) -> Distractor | None:
@@ -98,10 +99,10 @@ def distract_reserve_top(pos: Position, line: Moves, losing: Moves) -> Distracto
         covered.extend(pile[:-1])
     line_cards = [m.card for m in line if m.card is not None]
     covered.sort(key=lambda c: (line_cards.index(c) if c in line_cards else 99, c))
-    moves = [Move(c, "f") for c in covered]
-    moves += [Move(c, f"t{i + 1}") for c in covered for i, col in enumerate(pos.tableau)
+    moves = [Move(c, FOUNDATION) for c in covered]
+    moves += [Move(c, Pile.column(i + 1)) for c in covered for i, col in enumerate(pos.tableau)
               if col and builds_on(c, col[-1], pos.profile.tableau_wrap)]
-    moves.sort(key=lambda m: (covered.index(m.card) if m.card is not None else 99, m.dest != "f"))
+    moves.sort(key=lambda m: (covered.index(m.card) if m.card is not None else 99, not m.dest.is_foundation))
     return _first_refused(pos, moves, RuleId.RESERVE_TOP)
 
 
@@ -113,7 +114,7 @@ def distract_stock_last_two(pos: Position, line: tuple[Move, ...],
         if cell:
             for card in _movable(pos):
                 if builds_on(card, cell[-1], pos.profile.tableau_wrap):
-                    moves.append(Move(card, f"x{i + 1}"))
+                    moves.append(Move(card, Pile.exposed(i + 1)))
     return _first_refused(pos, sorted(moves), RuleId.STOCK_LAST_TWO)
 
 
@@ -130,16 +131,16 @@ def distract_tableau_run(pos: Position, line: Moves, losing: Moves) -> Distracto
             for j, target in enumerate(pos.tableau):
                 if j == i:
                     continue
-                move = Move(lead, f"t{j + 1}")
+                move = Move(lead, Pile.column(j + 1))
                 fit = (builds_on(lead, target[-1], wrap) if target
                        else rank_of(lead) == pos.profile.empty_rank(pos.base))
                 (fits if fit else others).append(move)
     # A group that would fit by rank and colour tempts most; next, the whole pile under the
     # run the line moves, sent where the run goes.
     found = _first_refused(pos, sorted(fits), RuleId.TABLEAU_RUN)
-    if found is None and line and line[0].card is not None and line[0].dest[0] == "t":
+    if found is None and line and line[0].card is not None and line[0].dest.is_column:
         place = locate(pos, line[0].card)
-        if place.kind == "t" and place.depth > 0:
+        if place.kind is PileKind.COLUMN and place.depth > 0:
             column = pos.tableau[place.index]
             found = _first_refused(pos, [Move(column[place.depth - 1], line[0].dest)], RuleId.TABLEAU_RUN)
     return found

@@ -17,9 +17,9 @@ from functools import cache
 from ..cards import Card, rank_of, suit_of
 from ..engine import apply_unchecked, builds_on, legal_moves
 from ..moves import Move
-from ..position import Pile, Position
+from ..position import Cards, Position
 
-StateKey = tuple[tuple[int, ...], tuple[Pile, ...], tuple[Pile, ...], tuple[Pile, ...], Pile]
+StateKey = tuple[tuple[int, ...], tuple[Cards, ...], tuple[Cards, ...], tuple[Cards, ...], Cards]
 
 
 def state_key(pos: Position) -> StateKey:
@@ -55,7 +55,7 @@ def autoplay(pos: Position) -> tuple[Position, tuple[Move, ...]]:
     while progress and not pos.is_won():
         progress = False
         for move in legal_moves(pos):
-            if move.dest == "f" and move.card is not None and is_safe_home(pos, move.card):
+            if move.dest.is_foundation and move.card is not None and is_safe_home(pos, move.card):
                 pos = apply_unchecked(pos, move)
                 played.append(move)
                 progress = True

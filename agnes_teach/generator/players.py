@@ -40,6 +40,7 @@ from typing import Literal
 from ..cards import rank_of
 from ..engine import apply_unchecked, builds_on, legal_moves, locate
 from ..moves import Move
+from ..piles import PileKind
 from ..position import Position
 from ..registry import RuleId
 from ..solver import canonical_key, solve
@@ -87,7 +88,7 @@ def _plays_lower_exposed(pos: Position, move: Move) -> bool:
     if move.card is None:
         return False
     place = locate(pos, move.card)
-    return place.kind == "x" and any(pos.exposed[place.index + 1:])
+    return place.kind is PileKind.EXPOSED and any(pos.exposed[place.index + 1:])
 
 
 def _starts_foundation_not_ace(pos: Position, move: Move) -> bool:
@@ -138,7 +139,7 @@ class Misconception:
         test = PREDICATES[self.predicate]
         if self.kind == "forbid":
             return [m for m in moves if not test(pos, m)]
-        if any(m.dest == "f" for m in moves):
+        if any(m.dest.is_foundation for m in moves):
             return moves
         forced = [m for m in moves if test(pos, m)]
         return forced or moves
@@ -174,14 +175,14 @@ def random_policy(pos: Position, moves: list[Move], rng: random.Random) -> Move 
 
 
 def greedy_policy(pos: Position, moves: list[Move], rng: random.Random) -> Move | None:
-    home = [m for m in moves if m.dest == "f"]
+    home = [m for m in moves if m.dest.is_foundation]
     return rng.choice(home or moves)
 
 
 def misconception_policy(misconception: Misconception) -> Policy:
     def policy(pos: Position, moves: list[Move], rng: random.Random) -> Move | None:
         allowed = misconception.allowed(pos, moves)
-        home = [m for m in allowed if m.dest == "f"]
+        home = [m for m in allowed if m.dest.is_foundation]
         # A believer who sees no move the belief allows is stuck: the game is lost.
         return rng.choice(home or allowed) if allowed else None
 

@@ -21,6 +21,7 @@ from .. import i18n
 from ..cards import card_symbol
 from ..moves import Move
 from ..outputs import registered
+from ..piles import PileKind
 
 TEMPLATE_PACKAGE = "agnes_teach.templates"
 
@@ -61,13 +62,13 @@ def move_words(move: Move, lang: str) -> str:
     if move.card is None:
         return t(lang, "move", "deal the stock")
     card = card_symbol(move.card)
-    if move.dest == "f":
+    if move.dest.is_foundation:
         return t(lang, "move", "{card} → foundation", card=card)
-    number = move.dest[1:]
-    kind = move.dest[0]
-    if kind == "t":
+    number = str(move.dest.number)
+    kind = move.dest.kind
+    if kind is PileKind.COLUMN:
         return t(lang, "move", "{card} → column {number}", card=card, number=number)
-    if kind == "r":
+    if kind is PileKind.RESERVE:
         return t(lang, "move", "{card} → reserve pile {number}", card=card, number=number)
     return t(lang, "move", "{card} → exposed cell {number}", card=card, number=number)
 

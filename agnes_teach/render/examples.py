@@ -20,6 +20,7 @@ from .. import i18n
 from ..cards import Card, card_name, make_card, rank_name, suit_of
 from ..engine import apply_move, refusal
 from ..moves import DEAL_MOVE, Move
+from ..piles import FOUNDATION, Pile, PileKind
 from ..position import Position, parse_position
 from ..profile import Profile
 from ..registry import RuleId
@@ -81,10 +82,10 @@ def build_position(profile: Profile, base: int, piles: dict[str, list[Card]],
         "foundations": {
             "SHDC"[s]: card_name(make_card(rank_at(base, counts[s] - 1), s)) for s in range(4) if counts[s]
         },
-        "tableau": [names(f"t{i + 1}") for i in range(profile.columns)],
-        "reserve": [names(f"r{i + 1}") for i in range(profile.reserve_piles)],
+        "tableau": [names(Pile.column(i + 1)) for i in range(profile.columns)],
+        "reserve": [names(Pile.reserve(i + 1)) for i in range(profile.reserve_piles)],
         "stock": [card_name(c) for c in stock],
-        "exposed": [names(f"x{i + 1}") for i in range(profile.exposed_cells)],
+        "exposed": [names(Pile.exposed(i + 1)) for i in range(profile.exposed_cells)],
     }
     return parse_position(data)
 
@@ -149,12 +150,12 @@ def foundation_and_empty_column(profile: Profile, lang: str) -> Example:
         {"r1": [up2, up1], "t2": [opener], "t6": [base_diamond]},
         [("t3", 5), ("t4", 5), ("t5", 6), ("t6", 6), ("r2", 1), ("r3", 1)],
     )
-    first = Move(up1, "f")
-    _refused(pos, Move(up2, "f"), RuleId.RESERVE_TOP, lang)
+    first = Move(up1, FOUNDATION)
+    _refused(pos, Move(up2, FOUNDATION), RuleId.RESERVE_TOP, lang)
     after = _legal(pos, first)
-    open_move = Move(opener, "t1")
+    open_move = Move(opener, Pile.column(1))
     _legal(after, open_move)
-    _refused(after, Move(base_diamond, "t1"), RuleId.TABLEAU_EMPTY, lang)
+    _refused(after, Move(base_diamond, Pile.column(1)), RuleId.TABLEAU_EMPTY, lang)
     # The point of the example: the empty column's rank does not follow the foundation.
     if after.foundation_top(HEARTS) != up1 or profile.empty_rank(after.base) != empty:
         raise ExampleError("the foundation did not grow as the example says")
@@ -206,9 +207,9 @@ def run_moves(profile: Profile, lang: str) -> Example:
         {"t1": [lead, middle, tail], "t2": [target], "t3": [pair_low, pair_top], "t4": [pair_target]},
         [("r1", 1), ("r2", 1), ("r3", 1)],
     )
-    move = Move(lead, "t2")
+    move = Move(lead, Pile.column(2))
     _legal(pos, move)
-    _refused(pos, Move(pair_low, "t4"), RuleId.TABLEAU_RUN, lang)
+    _refused(pos, Move(pair_low, Pile.column(4)), RuleId.TABLEAU_RUN, lang)
     c = _face(lang)
     run_text = " ".join(c(x) for x in (lead, middle, tail))
     step = _step(pos, lang, move, t(lang, "example", "Move the run {run} onto {card}", run=run_text,
@@ -232,8 +233,8 @@ def ace_after_king(profile: Profile, lang: str) -> Example:
     pos = build_position(profile, base, {"r1": [ace]}, [("t1", 13)])
     if pos.foundation_top(HEARTS) != king or pos.tableau[0][-1] != two:
         raise ExampleError("the wrap example needs base above 2 and hearts up to the King")
-    move = Move(ace, "f")
-    _refused(pos, Move(two, "f"), RuleId.FOUNDATION_SUIT, lang)
+    move = Move(ace, FOUNDATION)
+    _refused(pos, Move(two, FOUNDATION), RuleId.FOUNDATION_SUIT, lang)
     after = _legal(pos, move)
     if after.foundation_top(HEARTS) != ace:
         raise ExampleError("the Ace did not land on the King")
@@ -261,12 +262,12 @@ def last_deal(profile: Profile, lang: str) -> Example:
     # The ranks just below the base are the last to go home, so few cards need a place.
     stock = [card(1 + k // 4, k % 4) for k in range(len(targets))]
     under = card(3, DIAMONDS)
-    covers = targets[0].startswith("r")
+    covers = targets[0].kind is PileKind.RESERVE
     pos = build_position(profile, base, {"r1": [under]} if covers else {}, [("t1", 13)], stock)
     first = stock[0]
-    _refused(pos, Move(first, "f"), RuleId.STOCK_DEAL, lang)
+    _refused(pos, Move(first, FOUNDATION), RuleId.STOCK_DEAL, lang)
     if covers:
-        _legal(pos, Move(under, "f"))
+        _legal(pos, Move(under, FOUNDATION))
     after = _legal(pos, DEAL_MOVE)
     _refused(after, DEAL_MOVE, RuleId.STOCK_NO_REDEAL, lang)
     c = _face(lang)
@@ -275,11 +276,11 @@ def last_deal(profile: Profile, lang: str) -> Example:
                     "before it is dealt.", cards=names)
     if covers:
         before_text += " " + t(lang, "example", "{card} on r1 is still free.", card=c(under))
-        _refused(after, Move(under, "f"), RuleId.RESERVE_TOP, lang)
+        _refused(after, Move(under, FOUNDATION), RuleId.RESERVE_TOP, lang)
         after_text = t(lang, "example", "The deal put {card} on r1, on top of {under}, which cannot be "
                        "played until {card} has left.", card=c(after.reserve[0][-1]), under=c(under))
     else:
-        _legal(after, Move(first, "f"))
+        _legal(after, Move(first, FOUNDATION))
         _refused(after, Move(first, targets[-1]), RuleId.STOCK_LAST_TWO, lang)
         after_text = t(lang, "example", "The deal laid {cards} face up apart from the reserve. {card} may go "
                        "home at once, but nothing may be placed on these cards.", cards=names, card=c(first))

@@ -25,6 +25,7 @@ from .. import i18n
 from ..cards import rank_above, rank_below, rank_name
 from ..errors import InputError, Problem
 from ..outputs import registered
+from ..piles import Pile, PileKind
 from ..profile import Profile, RankCycle
 from ..registry import RuleId
 from ..registry import rule as registry_rule
@@ -50,10 +51,10 @@ def rule_text_key(profile: Profile, rule_id: str) -> str:
     return registry_rule(rule_id).text_key(profile.param)
 
 
-def _pile_range(piles: Sequence[str]) -> str:
+def _pile_range(piles: Sequence[Pile]) -> str:
     """``r1 r2 ... r7`` -> ``r1–r7``; a short or broken list stays listed."""
-    if len(piles) > 2 and all(p[0] == piles[0][0] for p in piles):
-        numbers = [int(p[1:]) for p in piles]
+    if len(piles) > 2 and all(p.kind is piles[0].kind for p in piles):
+        numbers = [p.number for p in piles]
         if numbers == list(range(numbers[0], numbers[0] + len(numbers))):
             return f"{piles[0]}–{piles[-1]}"
     return ", ".join(piles)
@@ -63,8 +64,8 @@ def figures(profile: Profile, lang: str) -> dict[str, str]:
     """Every figure the guide's text states, computed from the profile (never typed in)."""
     base = example_base(profile)
     deals = profile.stock_deals
-    exposed = [p for deal in deals for p in deal if p.startswith("x")]
-    reserve_deals = [d for d in deals if all(p.startswith("r") for p in d)]
+    exposed = [p for deal in deals for p in deal if p.kind is PileKind.EXPOSED]
+    reserve_deals = [d for d in deals if all(p.kind is PileKind.RESERVE for p in d)]
     def letter(rank: int) -> str:
         # The rank as printed on cards in this language (Russian В Д К Т); notation keeps J Q K A.
         return i18n.rank_letter(lang, rank_name(rank))
@@ -279,9 +280,9 @@ def win_rate_answer(profile: Profile, lang: str) -> str:
 
 def notation(profile: Profile, lang: str) -> str:
     """How piles and moves are written, with this profile's pile names."""
-    columns = _pile_range([f"t{i + 1}" for i in range(profile.columns)])
-    reserve = _pile_range([f"r{i + 1}" for i in range(profile.reserve_piles)])
-    exposed = ", ".join(f"x{i + 1}" for i in range(profile.exposed_cells))
+    columns = _pile_range([Pile.column(i + 1) for i in range(profile.columns)])
+    reserve = _pile_range([Pile.reserve(i + 1) for i in range(profile.reserve_piles)])
+    exposed = ", ".join(Pile.exposed(i + 1) for i in range(profile.exposed_cells))
     if exposed:
         names = i18n.text(lang, "guide", "Piles are named {columns} (columns), {reserve} (reserve piles) "
                           "and {exposed} (the exposed last cards).",

@@ -38,6 +38,7 @@ from ..engine import (
     resolve,
 )
 from ..moves import DEAL_MOVE, Move, parse_move_text
+from ..piles import FOUNDATION, Pile, PileKind
 from ..position import Position
 from ..profile import Profile
 from ..registry import RuleId
@@ -76,8 +77,8 @@ def _width(count: int) -> int:
     return width
 
 
-def destinations(profile: Profile) -> list[str]:
-    return ["f", *profile.pile_names()]
+def destinations(profile: Profile) -> list[Pile]:
+    return [FOUNDATION, *profile.pile_names()]
 
 
 @dataclass
@@ -218,18 +219,18 @@ def _lead(pos: Position) -> str:
     return "".join(out)
 
 
-def _empty_source(start: Position, dests: list[str]) -> dict[str, list[RefusalKey]]:
+def _empty_source(start: Position, dests: list[Pile]) -> dict[str, list[RefusalKey]]:
     """For typed ``SRC>DEST`` from an empty pile: engine.resolve's refusal for each pile and destination."""
     out: dict[str, list[RefusalKey]] = {}
     for pile in dests[1:]:
-        kind, i = pile[0], int(pile[1:]) - 1
-        piles = list({"t": start.tableau, "r": start.reserve, "x": start.exposed}[kind])
+        kind, i = pile.kind, pile.offset
+        piles = list(start.piles_of(kind))
         if i >= len(piles):
             continue
         piles[i] = ()
-        if kind == "t":
+        if kind is PileKind.COLUMN:
             emptied = replace(start, tableau=tuple(piles))
-        elif kind == "r":
+        elif kind is PileKind.RESERVE:
             emptied = replace(start, reserve=tuple(piles))
         else:
             emptied = replace(start, exposed=tuple(piles))
@@ -245,14 +246,14 @@ def _empty_source(start: Position, dests: list[str]) -> dict[str, list[RefusalKe
     return out
 
 
-def _no_such_pile(start: Position, dests: list[str]) -> dict[str, RefusalKey]:
+def _no_such_pile(start: Position, dests: list[Pile]) -> dict[str, RefusalKey]:
     """For typed input naming a pile this game lacks (t9, x3): the engine's refusal."""
     out = {}
     for kind in "trx":
         for number in range(1, 100):
             name = f"{kind}{number}"
             if name not in dests:
-                why = refusal(start, Move(Card(0), name))
+                why = refusal(start, Move(Card(0), Pile.parse(name)))
                 if why is None:
                     raise PracticeError(f"the engine accepts a move to {name}")
                 out[name] = _key(why)
@@ -345,7 +346,7 @@ def puzzle_data(scenario: Scenario, lang: str, messages: Messages) -> PuzzleData
                     entry.append(-1)
                     continue
                 entry.append(messages.add(why))
-                if dest == "f" or dest[0] == "t":
+                if dest.is_foundation or dest.is_column:
                     rules.add(why[0])
             # Free to pick up: it has a legal move, or its destinations refuse it for different
             # reasons (so the destination matters).  Otherwise one rule holds it where it is.

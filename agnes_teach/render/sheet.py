@@ -239,7 +239,7 @@ def _home_tail(moves: list[Move]) -> tuple[list[Move], int]:
     Once only moves home are left, their order is whatever frees each card:
     a mined game's last 30 moves home would fill the key without teaching."""
     cut = len(moves)
-    while cut and moves[cut - 1].dest == "f":
+    while cut and moves[cut - 1].dest.is_foundation:
         cut -= 1
     tail = len(moves) - cut
     return (moves[:cut], tail) if tail >= HOME_TAIL_MIN and cut and len(moves) > LONG_LINE else (moves, 0)

@@ -22,6 +22,7 @@ from .. import i18n
 from ..cards import SUIT_SYMBOLS, card_symbol, is_red, make_card, rank_name, rank_of, suit_of
 from ..engine import locate
 from ..moves import Move
+from ..piles import Pile, PileKind
 from ..position import Position
 
 CARD_W = 46
@@ -219,9 +220,9 @@ def position_svg(pos: Position, lang: str = "en", move: Move | None = None, capt
     moving: set[int] = set()
     if move is not None and move.card is not None:
         place = locate(pos, move.card)
-        if place.kind in "trx":
-            pile = pos.pile(f"{place.kind}{place.index + 1}")
-            moving = set(pile[place.depth:]) if place.kind == "t" else {move.card}
+        if place.kind in (PileKind.COLUMN, PileKind.RESERVE, PileKind.EXPOSED):
+            pile = pos.piles_of(place.kind)[place.index]
+            moving = set(pile[place.depth:]) if place.kind is PileKind.COLUMN else {move.card}
 
     # Foundations
     base_text = t(lang, "diagram", "base {rank}", rank=rank_letter(pos.base, lang))
@@ -261,7 +262,7 @@ def position_svg(pos: Position, lang: str = "en", move: Move | None = None, capt
     else:
         parts.append(_empty(lay.stock.x, lay.stock.y, "0", stock_words))
     for i, slot in enumerate(lay.exposed):
-        name = f"x{i + 1}"
+        name = Pile.exposed(i + 1)
         parts.append(_label(slot.x, slot.y, name))
         pile = pos.exposed[i] if i < len(pos.exposed) else ()
         if pile:
@@ -307,27 +308,28 @@ def position_svg(pos: Position, lang: str = "en", move: Move | None = None, capt
 def _move_arrow(pos: Position, lay: _Layout, move: Move) -> str:
     assert move.card is not None
     place = locate(pos, move.card)
-    if place.kind == "t":
+    if place.kind is PileKind.COLUMN:
         slot = lay.tableau[place.index]
-    elif place.kind == "r":
+    elif place.kind is PileKind.RESERVE:
         slot = lay.reserve[place.index]
-    elif place.kind == "x":
+    elif place.kind is PileKind.EXPOSED:
         slot = lay.exposed[place.index]
-    elif place.kind == "f":
+    elif place.kind is PileKind.FOUNDATION:
         slot = lay.foundations[place.index]
     else:  # in the stock: the arrow starts at the stock
         slot = lay.stock
-    depth = place.depth if place.kind in "tr" else 0
+    depth = place.depth if place.kind in (PileKind.COLUMN, PileKind.RESERVE) else 0
     x1, y1 = slot.x + CARD_W / 2, slot.card_y(depth) + 10
-    if move.dest == "f":
+    if move.dest.is_foundation:
         target = lay.foundations[suit_of(move.card)]
         x2, y2 = target.x + CARD_W / 2, target.y + CARD_H / 2
     else:
-        kind, index = move.dest[0], int(move.dest[1:]) - 1
-        slots = {"t": lay.tableau, "r": lay.reserve, "x": lay.exposed}[kind]
+        kind, index = move.dest.kind, move.dest.offset
+        slots = {PileKind.COLUMN: lay.tableau, PileKind.RESERVE: lay.reserve,
+                 PileKind.EXPOSED: lay.exposed}[kind]
         if index >= len(slots):
             return ""
         target = slots[index]
-        height = len(pos.pile(move.dest)) if kind != "x" or index < len(pos.exposed) else 0
+        height = len(pos.pile(move.dest)) if kind is not PileKind.EXPOSED or index < len(pos.exposed) else 0
         x2, y2 = target.x + CARD_W / 2, target.card_y(max(height, 0)) + 12
     return _arrow(x1, y1, x2, y2)

@@ -22,6 +22,7 @@ from __future__ import annotations
 from ..board import builds, links, run_start_in
 from ..cards import Card, make_card, rank_of, suit_of
 from ..moves import DEAL_MOVE, Move
+from ..piles import COLUMNS, FOUNDATION, Pile
 from ..position import Position
 from ..profile import EmptyFill
 
@@ -49,15 +50,15 @@ class Rules:
         # Any card alone (not a run) may go into an empty column.
         self.empty_single_only = p.empty_fill == EmptyFill.ANY_CARD
         # Stacks: reserve piles r1.. then exposed cells x1..
-        self.stack_names = [f"r{i + 1}" for i in range(p.reserve_piles)] + [
-            f"x{i + 1}" for i in range(p.exposed_cells)
+        self.stack_names = [Pile.reserve(i + 1) for i in range(p.reserve_piles)] + [
+            Pile.exposed(i + 1) for i in range(p.exposed_cells)
         ]
         self.reserves = p.reserve_piles
         self.stack_home = (
             [p.reserve_to_foundation] * p.reserve_piles + [p.exposed_to_foundation] * p.exposed_cells
         )
         self.deals = [
-            [COLUMN_TARGET + int(name[1:]) - 1 if name[0] == "t" else self.stack_names.index(name)
+            [COLUMN_TARGET + name.offset if name.is_column else self.stack_names.index(name)
              for name in deal]
             for deal in p.stock_deals
         ]
@@ -315,4 +316,4 @@ class FastState:
         """The engine's form of a fast move (card and destination name)."""
         if m[0] == DEAL:
             return DEAL_MOVE
-        return Move(Card(m[4]), "f" if m[3] == HOME else f"t{m[3] + 1}")
+        return Move(Card(m[4]), FOUNDATION if m[3] == HOME else COLUMNS[m[3]])

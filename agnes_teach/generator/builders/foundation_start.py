@@ -5,6 +5,7 @@ from __future__ import annotations
 import random
 
 from ...cards import make_card
+from ...piles import PileKind
 from ...profile import Profile
 from ..build import Draft
 from .layout import blocked_by_tableau_card, merge, pick_base, stock_size, suit_counts
@@ -24,5 +25,5 @@ def build_foundation_start(rng: random.Random, profile: Profile, task: str, size
     order = merge(rng, draft, [start])
     if order is None:
         return None
-    return blocked_by_tableau_card(draft, rng, order, start, "tr", 5 + size,
+    return blocked_by_tableau_card(draft, rng, order, start, (PileKind.COLUMN, PileKind.RESERVE), 5 + size,
                                     {ace: "top"} if base != 1 else None)

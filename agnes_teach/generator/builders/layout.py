@@ -14,6 +14,7 @@ import random
 
 from ...cards import Card, is_red, make_card, suit_of
 from ...engine import builds_on
+from ...piles import Pile, PileKind
 from ...profile import Profile
 from ..build import Draft, foundation_order
 
@@ -33,11 +34,11 @@ def merge(rng: random.Random, draft: Draft, first: list[Card]) -> list[Card] | N
     return order
 
 
-def stack(draft: Draft, rng: random.Random, order: list[Card], piles: list[str],
-           pins: dict[Card, str], tops: set[Card]) -> bool:
+def stack(draft: Draft, rng: random.Random, order: list[Card], piles: list[Pile],
+           pins: dict[Card, Pile], tops: set[Card]) -> bool:
     """Lay `order` out so every pile is played top first.  Pinned cards go to their pile; a card
     in `tops` stays on top of its pile (nothing played earlier goes on it)."""
-    closed: set[str] = set()
+    closed: set[Pile] = set()
     for card in reversed(order):
         if card in pins:
             pile = pins[card]
@@ -55,9 +56,9 @@ def stack(draft: Draft, rng: random.Random, order: list[Card], piles: list[str],
 
 
 
-def stack_then_cover(draft: Draft, rng: random.Random, order: list[Card], piles: list[str],
-                      pins: dict[Card, str], tops: set[Card],
-                      covers: list[tuple[str, Card]]) -> Draft | None:
+def stack_then_cover(draft: Draft, rng: random.Random, order: list[Card], piles: list[Pile],
+                      pins: dict[Card, Pile], tops: set[Card],
+                      covers: list[tuple[Pile, Card]]) -> Draft | None:
     """`stack` the order, then lay each (pile, card) of `covers` on top: the cards that set up
     the lesson by blocking what the order needs.  None if any of it does not fit."""
     if not stack(draft, rng, order, piles, pins, tops):
@@ -75,13 +76,13 @@ def pick_base(profile: Profile, rng: random.Random, low: int, high: int) -> int:
 
 
 def pick_piles(draft: Draft, rng: random.Random, columns: int, reserves: int, avoid: set[str],
-           task: str = "win") -> list[str]:
+           task: str = "win") -> list[Pile]:
     """Random piles to lay cards on.  For a key-move puzzle, few and deep ones: every top is
     then a lesson card, and no side move wins as well."""
-    cols = [f"t{i + 1}" for i in range(draft.profile.columns) if f"t{i + 1}" not in avoid]
-    res = [f"r{i + 1}" for i in range(draft.profile.reserve_piles) if f"r{i + 1}" not in avoid]
+    cols = [p for i in range(draft.profile.columns) if (p := Pile.column(i + 1)) not in avoid]
+    res = [p for i in range(draft.profile.reserve_piles) if (p := Pile.reserve(i + 1)) not in avoid]
     if task == "key-move":
-        cols = sorted(cols, key=lambda n: -draft.profile.column_lengths[int(n[1:]) - 1])[:4]
+        cols = sorted(cols, key=lambda n: -draft.profile.column_lengths[n.offset])[:4]
         columns, reserves = min(columns, 2), min(reserves, 1)
     return rng.sample(cols, min(columns, len(cols))) + rng.sample(res, min(reserves, len(res)))
 
@@ -118,7 +119,8 @@ def target_pairs(order: list[Card], wrap: bool, after: int) -> list[tuple[Card, 
 
 
 def blocked_by_tableau_card(draft: Draft, rng: random.Random, order: list[Card], first: Card,
-                             first_kind: str, columns: int, tops: dict[Card, str] | None = None,
+                             first_kind: tuple[PileKind, ...], columns: int,
+                             tops: dict[Card, str] | None = None,
                              task: str = "win") -> Draft | None:
     """`first` under a card that must go onto a column top before `first` can be played."""
     wrap = draft.profile.tableau_wrap
@@ -128,8 +130,8 @@ def blocked_by_tableau_card(draft: Draft, rng: random.Random, order: list[Card],
     cover, target = rng.choice(pairs)
     order = [c for c in order if c != cover]
     piles = pick_piles(draft, rng, columns, 1 + rng.randint(0, 1), set(), task)
-    holder = next((p for p in piles if p[0] in first_kind), None)
-    cols = [p for p in piles if p[0] == "t" and p != holder]
+    holder = next((p for p in piles if p.kind in first_kind), None)
+    cols = [p for p in piles if p.is_column and p != holder]
     if holder is None or not cols:
         return None
     pins = {first: holder, target: cols[0]}

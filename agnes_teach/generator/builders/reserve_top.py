@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 
+from ...piles import PileKind
 from ...profile import Profile
 from ..build import Draft
 from .layout import blocked_by_tableau_card, merge, pick_base, suit_counts
@@ -23,4 +24,4 @@ def build_reserve_top(rng: random.Random, profile: Profile, task: str, size: int
     if stock:
         draft.stock = sorted(rng.sample(order[1:], stock), key=order.index)
         order = [c for c in order if c not in draft.stock]
-    return blocked_by_tableau_card(draft, rng, order, order[0], "r", 2 + size, task=task)
+    return blocked_by_tableau_card(draft, rng, order, order[0], (PileKind.RESERVE,), 2 + size, task=task)

@@ -6,6 +6,7 @@ import random
 
 from ...cards import rank_of, suit_of
 from ...engine import builds_on
+from ...piles import PileKind
 from ...profile import Profile
 from ..build import Draft
 from .layout import merge, pick_base, pick_piles, stack_then_cover, suit_counts
@@ -15,7 +16,8 @@ def build_stock_deal(rng: random.Random, profile: Profile, task: str, size: int)
     """One full deal is left.  A reserve top is the card the order needs first, and the stock card
     that would land on it is a later card of its suit: deal now and it is buried."""
     stock = next((n for n in profile.stock_sizes()
-                  if n and any(t[0] == "r" for t in profile.stock_deals[profile.deals_done(n) or 0])
+                  if n and any(t.kind is PileKind.RESERVE
+                               for t in profile.stock_deals[profile.deals_done(n) or 0])
                   and n <= 9), -1)
     if stock < 0:
         return None
@@ -38,7 +40,7 @@ def build_stock_deal(rng: random.Random, profile: Profile, task: str, size: int)
         return None
     cover = rng.choice(later)
     targets = profile.stock_deals[draft.deals_done]
-    slot = rng.choice([k for k, t in enumerate(targets) if t[0] == "r"])
+    slot = rng.choice([k for k, t in enumerate(targets) if t.kind is PileKind.RESERVE])
     pool = [c for c in order[1:] if c != cover]
     if len(pool) < stock - 1:  # too few cards out to fill the stock around the cover
         return None

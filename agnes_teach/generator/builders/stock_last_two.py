@@ -32,7 +32,7 @@ def build_stock_last_two(rng: random.Random, profile: Profile, task: str, size: 
     second = rng.choice(others) if others and profile.exposed_cells > 1 else None
     order = [c for c in order if c not in (blocker, exposed, second)]
     piles = pick_piles(draft, rng, 2 + size, rng.randint(0, 1), set(), task)
-    cols = [p for p in piles if p[0] == "t"]
+    cols = [p for p in piles if p.is_column]
     if len(cols) < 2:
         return None
     if not stack(draft, rng, order, piles, {first: cols[0], target: cols[1]}, {first, target}):

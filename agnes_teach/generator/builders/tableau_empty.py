@@ -5,6 +5,7 @@ from __future__ import annotations
 import random
 
 from ...cards import make_card, rank_of, suit_of
+from ...piles import Pile
 from ...profile import Profile
 from ..build import Draft
 from .layout import merge, pick_base, pick_piles, stack, stock_size, suit_counts
@@ -31,7 +32,7 @@ def build_tableau_empty(rng: random.Random, profile: Profile, task: str, size: i
     if first in cards:
         return None
     order.remove(filler)
-    empty = rng.choice([f"t{i + 1}" for i in range(profile.columns)])
+    empty = rng.choice([Pile.column(i + 1) for i in range(profile.columns)])
     piles = pick_piles(draft, rng, 2 + size, rng.randint(1, 2), {empty}, task)
     if len(piles) < 3:
         return None
@@ -45,7 +46,7 @@ def build_tableau_empty(rng: random.Random, profile: Profile, task: str, size: i
     # gets a column of its own.
     choice = one_empty and with_decoy and rng.random() < (0.5 if task == "win" else 1.0)
     if choice:
-        columns = [p for p in piles if p[0] == "t"]
+        columns = [p for p in piles if p.is_column]
         if not columns:
             return None
         piles.remove(columns[0])
@@ -66,8 +67,8 @@ def build_tableau_empty(rng: random.Random, profile: Profile, task: str, size: i
         tops.add(second)
     if one_empty:
         # Exactly one empty column (else the other card of the right rank could take another).
-        others = [f"t{i + 1}" for i in range(profile.columns)
-                  if f"t{i + 1}" not in piles and f"t{i + 1}" != empty]
+        others = [Pile.column(i + 1) for i in range(profile.columns)
+                  if Pile.column(i + 1) not in piles and Pile.column(i + 1) != empty]
         latest = [c for c in reversed(order) if c not in pins and rank_of(c) != want][: len(others)]
         if len(latest) < len(others):
             return None

@@ -34,7 +34,7 @@ def build_tableau_run(rng: random.Random, profile: Profile, task: str, size: int
     lead, second, target = rng.choice(triples)
     order = [c for c in order if c not in (lead, second)]
     piles = pick_piles(draft, rng, 2 + size, rng.randint(0, 1), set(), task)
-    cols = [p for p in piles if p[0] == "t"]
+    cols = [p for p in piles if p.is_column]
     if len(cols) < 2:
         return None
     return stack_then_cover(draft, rng, order, piles, {first: cols[0], target: cols[1]}, {first, target},

@@ -28,7 +28,7 @@ def build_tableau_wrap(rng: random.Random, profile: Profile, task: str, size: in
         return None
     order.remove(king)
     piles = pick_piles(draft, rng, 2 + size, rng.randint(0, 1 + size), set(), task)
-    if len(piles) < 2 or piles[1][0] != "t":
+    if len(piles) < 2 or not piles[1].is_column:
         return None
     return stack_then_cover(draft, rng, order, piles, {queen: piles[0], ace: piles[1]}, {queen, ace},
                              [(piles[0], king)])
