@@ -23,16 +23,20 @@ class Place:
     depth: int  # position in the pile, 0 = bottom
 
 
+# Enum members are slow to look up on the class, and locate runs for every move applied.
+_COLUMN, _RESERVE, _EXPOSED, _STOCK, _FOUNDATION = (
+    PileKind.COLUMN, PileKind.RESERVE, PileKind.EXPOSED, PileKind.STOCK, PileKind.FOUNDATION)
+
+
 def locate(pos: Position, card: Card) -> Place:
-    for kind, piles in ((PileKind.COLUMN, pos.tableau), (PileKind.RESERVE, pos.reserve),
-                        (PileKind.EXPOSED, pos.exposed)):
+    for kind, piles in ((_COLUMN, pos.tableau), (_RESERVE, pos.reserve), (_EXPOSED, pos.exposed)):
         for i, pile in enumerate(piles):
             if card in pile:
                 return Place(kind, i, pile.index(card))
     if card in pos.stock:
-        return Place(PileKind.STOCK, 0, pos.stock.index(card))
+        return Place(_STOCK, 0, pos.stock.index(card))
     suit = suit_of(card)
-    return Place(PileKind.FOUNDATION, suit, pos.foundation_cards(suit).index(card))
+    return Place(_FOUNDATION, suit, pos.foundation_cards(suit).index(card))
 
 
 def pile_count(profile: Profile, kind: PileKind) -> int:

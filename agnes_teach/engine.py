@@ -31,6 +31,9 @@ from .predicates import Refusal, first_refusal
 from .profile import EmptyFill
 from .registry import RuleId
 
+# Enum members are slow to look up on the class; apply_unchecked asks these on every move.
+_COLUMN, _RESERVE, _FOUNDATION = PileKind.COLUMN, PileKind.RESERVE, PileKind.FOUNDATION
+
 __all__ = [
     "AmbiguousMoveError",
     "IllegalMoveError",
@@ -195,20 +198,20 @@ def apply_unchecked(pos: Position, move: Move) -> Position:
     tableau = list(pos.tableau)
     foundations = list(pos.foundations)
     moving: Cards
-    if place.kind is PileKind.COLUMN:
+    if place.kind is _COLUMN:
         column = tableau[place.index]
         moving = column[place.depth:]
         tableau[place.index] = column[: place.depth]
-    elif place.kind is PileKind.FOUNDATION:
+    elif place.kind is _FOUNDATION:
         moving = (move.card,)
         foundations[place.index] -= 1
     else:
-        reserve = place.kind is PileKind.RESERVE
+        reserve = place.kind is _RESERVE
         piles = list(pos.reserve if reserve else pos.exposed)
         moving = (move.card,)
         piles[place.index] = piles[place.index][:-1]
         pos = replace(pos, reserve=tuple(piles)) if reserve else replace(pos, exposed=tuple(piles))
-    if move.dest.kind is PileKind.FOUNDATION:
+    if move.dest.is_foundation:
         foundations[suit_of(move.card)] += 1
     else:
         i = move.dest.offset

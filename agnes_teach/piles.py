@@ -53,6 +53,10 @@ class Pile(str):
     kind: PileKind
     number: int
     offset: int
+    # Plain attributes, not properties: the engine asks these in its inner loops.
+    is_column: bool
+    is_stack: bool
+    is_foundation: bool
 
     _cache: dict[str, Pile] = {}  # noqa: RUF012 - one shared table of every pile made
 
@@ -68,6 +72,9 @@ class Pile(str):
         pile.kind = kind
         pile.number = number
         pile.offset = number - 1
+        pile.is_column = kind is PileKind.COLUMN
+        pile.is_stack = kind.is_stack
+        pile.is_foundation = kind is PileKind.FOUNDATION
         cls._cache[text] = pile
         return pile
 
@@ -118,18 +125,6 @@ class Pile(str):
     @classmethod
     def stock(cls) -> Pile:
         return STOCK
-
-    @property
-    def is_column(self) -> bool:
-        return self.kind is PileKind.COLUMN
-
-    @property
-    def is_stack(self) -> bool:
-        return self.kind.is_stack
-
-    @property
-    def is_foundation(self) -> bool:
-        return self.kind is PileKind.FOUNDATION
 
     def __reduce__(self) -> tuple[Any, tuple[str]]:
         # Unpickled (worker processes) through the cache, so identity and attributes survive.
