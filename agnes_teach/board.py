@@ -157,3 +157,62 @@ def next_foundation_rank(pos: Position, suit: int) -> int | None:
     """The rank the foundation of `suit` takes next; None when complete."""
     n = pos.foundations[suit]
     return None if n == 13 else (pos.base - 1 + n) % 13 + 1
+
+
+# ------------------------------------------------------ the safe-home test
+
+
+@dataclass(frozen=True, slots=True)
+class HomeSafety:
+    """What the safe-home test reads, per profile and base (:func:`home_safety`)."""
+
+    final: bool  # foundations are final: nothing comes back from them
+    anywhere_home: bool  # every pile may play home (the second form needs it)
+    deals_onto_columns: tuple[bool, ...]  # [d]: after d deals, does a later one land on columns?
+    guests: tuple[tuple[int, ...], ...]  # [c]: the cards that may be laid on c in the tableau
+    rel: tuple[int, ...]  # [c]: rank of c counted from the base (0 = base)
+    suit: tuple[int, ...]
+
+
+@cache
+def home_safety(profile: Profile, base: int) -> HomeSafety:
+    table = builds(profile, base)
+    deals = profile.stock_deals
+    return HomeSafety(
+        final=not profile.foundation_return,
+        anywhere_home=(profile.reserve_to_foundation or not profile.reserve_piles)
+        and (profile.exposed_to_foundation or not profile.exposed_cells),
+        deals_onto_columns=tuple(any(p.is_column for deal in deals[d:] for p in deal)
+                                 for d in range(len(deals) + 1)),
+        guests=tuple(tuple(c for c in range(52) if table[c * 52 + t]) for t in range(52)),
+        rel=tuple((rank_of(c) - base) % 13 for c in range(52)),
+        suit=tuple(suit_of(c) for c in range(52)),
+    )
+
+
+def is_safe_home(safety: HomeSafety, found: Sequence[int], deals_done: int, card: int, *,
+                 returns_barred: bool = False) -> bool:
+    """May `card`, which can go home now, go home as the only move, keeping every win?
+
+    The one safe-home test: the solver's search and the generator's autoplay
+    both ask it (the argument is in ``solver/search.py``, point 2).  It holds
+    when the foundations are final and every card that could be laid on `card`
+    in the tableau is home - or is itself next home with all of its own guests
+    home, where every pile may play home (the second form).  While a deal is
+    still to land on the columns nothing is safe: it could bury `card`'s column
+    under cards that need it.  Where cards may come back from the foundations a
+    guest could come back onto `card`, so nothing is safe either - unless the
+    caller asks about the game with ``returns_barred`` (the generator's graph,
+    whose claims the solver then proves).  ``found``: the cards home per suit.
+    """
+    if not (safety.final or returns_barred) or safety.deals_onto_columns[deals_done]:
+        return False
+    rel, suit = safety.rel, safety.suit
+    for g in safety.guests[card]:
+        if found[suit[g]] > rel[g]:
+            continue
+        if safety.anywhere_home and found[suit[g]] == rel[g] \
+                and all(found[suit[h]] > rel[h] for h in safety.guests[g]):
+            continue
+        return False
+    return True

@@ -12,10 +12,11 @@ from __future__ import annotations
 
 from collections import deque
 from dataclasses import dataclass
-from functools import cache
 
+from ..board import home_safety
+from ..board import is_safe_home as board_safe_home
 from ..cards import Card, rank_of, suit_of
-from ..engine import apply_unchecked, builds_on, legal_moves
+from ..engine import apply_unchecked, legal_moves
 from ..moves import Move
 from ..position import Cards, Position
 
@@ -28,19 +29,17 @@ def state_key(pos: Position) -> StateKey:
 
 
 def is_safe_home(pos: Position, card: Card) -> bool:
-    """Can `card` go to its foundation with no possible harm?
+    """Can `card` go to its foundation with no possible harm?  The solver's test (board.is_safe_home).
 
-    A card on the tableau matters only as a target for the cards that build on
-    it; once every such card is home, sending it home loses nothing (any win
-    without the move is still a win with it).
+    Asked with returns barred: where cards may come back from the foundations,
+    the graph explores the game in which a card played home this way stays
+    there (otherwise every card may wander back and forth, and no endgame's
+    graph stays small).  A win in that game is a win in the real one; a loss
+    is only a claim, and every claim a puzzle file makes is proved by the
+    project's solver on the full rules (``core._proved``).
     """
-    return all(is_home(pos, other) for other in _builders(card, pos.profile.tableau_wrap))
-
-
-@cache
-def _builders(card: Card, wrap: bool) -> tuple[Card, ...]:
-    """The cards that may lie on `card` in the tableau."""
-    return tuple(Card(other) for other in range(52) if builds_on(other, card, wrap))
+    return board_safe_home(home_safety(pos.profile, pos.base), pos.foundations, pos.deals_done, card,
+                           returns_barred=True)
 
 
 def is_home(pos: Position, card: Card) -> bool:
@@ -49,7 +48,7 @@ def is_home(pos: Position, card: Card) -> bool:
 
 
 def autoplay(pos: Position) -> tuple[Position, tuple[Move, ...]]:
-    """Play safe foundation moves until none is left (they never change the verdict)."""
+    """Play safe foundation moves until none is left (see :func:`is_safe_home`)."""
     played: list[Move] = []
     progress = True
     while progress and not pos.is_won():

@@ -19,7 +19,7 @@ A move is a tuple ``(kind, source, depth, dest, card, count)``:
 
 from __future__ import annotations
 
-from ..board import builds, links, run_start_in
+from ..board import builds, home_safety, links, run_start_in
 from ..cards import Card, make_card, rank_of, suit_of
 from ..moves import DEAL_MOVE, Move
 from ..piles import COLUMNS, FOUNDATION, Pile
@@ -94,6 +94,7 @@ class Rules:
         self.hosts = [[t for t in range(52) if self.on[c * 52 + t]] for c in range(52)]
         # guests[t]: the cards that may be laid on t in the tableau.
         self.guests = [[c for c in range(52) if self.on[c * 52 + t]] for t in range(52)]
+        self.safety = home_safety(p, pos.base)  # what the one safe-home test reads
         # The card of each suit with each relative rank (0 = base).
         self.card_at = [[int(make_card((pos.base - 1 + r) % 13 + 1, s)) for r in range(13)] for s in range(4)]
 

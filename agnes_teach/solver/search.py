@@ -23,7 +23,8 @@ leads to an entered state with a shorter one.
    reach and that share the same permission to play home.  States equal up to
    such a permutation have the same future.
 
-2. **Safe moves home** (:func:`safe_home_move`).  A card ``c`` that may go home
+2. **Safe moves home** (:func:`safe_home_move`, asking the one test
+   :func:`agnes_teach.board.is_safe_home`, which the generator asks too).  A card ``c`` that may go home
    is played home as the only move of the state when *every card that could
    ever be laid on c in the tableau is already home*, and foundations are
    final (no ``foundation_return``).  The cards that may lie on ``c`` are the
@@ -117,33 +118,16 @@ single order is sometimes hopeless where the other is instant.
 
 from __future__ import annotations
 
+from ..board import is_safe_home
 from .fast import DEAL, HOME, RETURN, STACK, TAIL, FastMove, FastState
 
 
 def safe_home_move(state: FastState, moves: list[FastMove]) -> FastMove | None:
-    """A move home that keeps every win (see the module docstring, point 2)."""
-    r = state.rules
-    # A deal still to come may land on the card's column: the argument below needs the card to
-    # stay a top once its guests are home, so the rule waits until no such deal is left.
-    if r.foundation_return or state.columns_fixed():
-        return None
-    found, rel, suit, guests = state.found, r.rel, r.suit, r.guests
-    # The second form (a guest that is itself next home) needs every pile to play home.
-    anywhere_home = all(r.stack_home)
-
-    def home(card: int) -> bool:
-        return found[suit[card]] > rel[card]
-
+    """A move home that keeps every win (see the module docstring, point 2): board.is_safe_home."""
+    safety, found, done = state.rules.safety, state.found, state.deals_done
     for m in moves:
-        if m[3] == HOME:
-            for g in guests[m[4]]:
-                if home(g):
-                    continue
-                if anywhere_home and found[suit[g]] == rel[g] and all(home(h) for h in guests[g]):
-                    continue
-                break
-            else:
-                return m
+        if m[3] == HOME and is_safe_home(safety, found, done, m[4]):
+            return m
     return None
 
 
