@@ -1,19 +1,20 @@
 """A canonical key per puzzle position, for deduplication up to symmetry.
 
-Three symmetries leave a game unchanged: the columns in any order (the rules
-never look at a column's number), reserve piles and exposed cells in any
-order together with the stock cards each will receive (a deal drops one card
-on every pile at once), and the two suits of one colour swapped (spades with
-clubs, hearts with diamonds: building looks only at colour and rank).  The
-key is the smallest serialisation over all of them.
+The key is the project's one state key (:func:`agnes_teach.keys.game_key`:
+profile, base, and the piles up to the order of interchangeable piles, each
+with the stock cards it will still receive), minimised over one more symmetry
+that the search does not use: the two suits of one colour swapped (spades with
+clubs, hearts with diamonds), which the rules cannot tell apart - building
+looks at colour and rank, runs at colour or suit, never at which suit.
 """
 
 from __future__ import annotations
 
+from dataclasses import replace
 from itertools import product
 
 from ..cards import Card, make_card, rank_of, suit_of
-from ..piles import Pile
+from ..keys import game_key
 from ..position import Cards, Position
 
 # S H D C -> image suit: identity, swap the black suits, swap the red suits, both.
@@ -23,45 +24,19 @@ _SUIT_MAPS: tuple[tuple[int, int, int, int], ...] = tuple(
 )
 
 
-def _future(pos: Position) -> dict[str, list[Card]]:
-    """The stock cards each pile (reserve pile, exposed cell, or column) will still receive, in order."""
-    out: dict[str, list[Card]] = {}
-    rest = list(pos.stock)
-    for deal in pos.profile.stock_deals[pos.deals_done:]:
-        for card, pile in zip(rest, deal, strict=False):
-            out.setdefault(pile, []).append(card)
-        rest = rest[len(deal):]
-    return out
+def _mapped(pos: Position, suit_map: tuple[int, int, int, int]) -> Position:
+    """The same position with every card's suit replaced by its image."""
+    def cards(pile: Cards) -> Cards:
+        return tuple(Card(make_card(rank_of(c), suit_map[suit_of(c)])) for c in pile)
 
-
-def _text(cards: Cards | list[Card], suit_map: tuple[int, int, int, int]) -> str:
-    return ".".join(str(make_card(rank_of(c), suit_map[suit_of(c)])) for c in cards)
+    found = [0, 0, 0, 0]
+    for s in range(4):
+        found[suit_map[s]] = pos.foundations[s]
+    return replace(pos, foundations=(found[0], found[1], found[2], found[3]),
+                   tableau=tuple(map(cards, pos.tableau)), reserve=tuple(map(cards, pos.reserve)),
+                   exposed=tuple(map(cards, pos.exposed)), stock=cards(pos.stock))
 
 
 def puzzle_key(pos: Position) -> str:
     """Equal for two positions that are the same game up to the symmetries above."""
-    future = _future(pos)
-    best: str | None = None
-    for suit_map in _SUIT_MAPS:
-        foundations = [0, 0, 0, 0]
-        for s in range(4):
-            foundations[suit_map[s]] = pos.foundations[s]
-        # Columns are interchangeable together with the stock cards each will still receive
-        # (Agnes Sorel deals onto them); elsewhere no column receives any.
-        columns = sorted(_text(c, suit_map) + ("<" + _text(future[Pile.column(i + 1)], suit_map)
-                                              if Pile.column(i + 1) in future else "")
-                         for i, c in enumerate(pos.tableau))
-        reserve = sorted(
-            _text(p, suit_map) + "<" + _text(future.get(Pile.reserve(i + 1), []), suit_map)
-            for i, p in enumerate(pos.reserve)
-        )
-        exposed = sorted(
-            _text(p, suit_map) + "<" + _text(future.get(Pile.exposed(i + 1), []), suit_map)
-            for i, p in enumerate(pos.exposed)
-        )
-        key = "|".join([pos.profile.id, str(pos.base), ",".join(map(str, foundations)),
-                        "/".join(columns), "/".join(reserve), "/".join(exposed)])
-        if best is None or key < best:
-            best = key
-    assert best is not None
-    return best
+    return min(game_key(_mapped(pos, suit_map)) for suit_map in _SUIT_MAPS).hex()

@@ -13,19 +13,18 @@ from __future__ import annotations
 from collections import deque
 from dataclasses import dataclass
 
+from .. import keys
 from ..board import home_safety
 from ..board import is_safe_home as board_safe_home
 from ..cards import Card, rank_of, suit_of
 from ..engine import apply_unchecked, legal_moves
 from ..moves import Move
-from ..position import Cards, Position
-
-StateKey = tuple[tuple[int, ...], tuple[Cards, ...], tuple[Cards, ...], tuple[Cards, ...], Cards]
+from ..position import Position
 
 
-def state_key(pos: Position) -> StateKey:
-    """What distinguishes two states of one game (profile and base never change)."""
-    return (pos.foundations, pos.tableau, pos.reserve, pos.exposed, pos.stock)
+def state_key(pos: Position) -> bytes:
+    """The graph keeps exact states (its lines are real moves): the one key, every pile in place."""
+    return keys.state_key(pos, canonical=False)
 
 
 def is_safe_home(pos: Position, card: Card) -> bool:
@@ -136,7 +135,7 @@ class GameGraph:
 
 def explore(pos: Position, max_states: int) -> GameGraph | None:
     """The reachable graph of `pos`, or None when it has more than `max_states` states."""
-    index: dict[StateKey, int] = {state_key(pos): 0}
+    index: dict[bytes, int] = {state_key(pos): 0}
     states = [pos]
     edges: list[list[tuple[Move, int]]] = []
     auto: dict[tuple[int, Move], tuple[Move, ...]] = {}

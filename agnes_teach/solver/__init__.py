@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from typing import Literal
 
 from ..engine import apply_move, apply_unchecked, legal_moves
+from ..keys import game_key
 from ..moves import Move
 from ..position import Position
 from . import compiled
@@ -126,17 +127,11 @@ def _replays(pos: Position, solution: list[Move]) -> bool:
 
 
 def canonical_key(pos: Position) -> bytes:
-    """A key equal for positions that are the same up to symmetry.
+    """A key equal for positions that are the same game state up to symmetry (``keys.game_key``).
 
-    Two positions get the same key when they have the same profile, base and
-    stock, and the same piles up to the order of the columns and of the stacks
-    (reserve piles, exposed cells) that no remaining deal can land on.  Such
-    positions have the same future: use the key to de-duplicate puzzles and to
-    count first moves that reach the same state once.
+    Use it to de-duplicate puzzles and to count first moves that reach the same state once.
     """
-    state = FastState(pos)
-    head = f"{pos.profile.id}|{pos.base}|".encode() + bytes(pos.stock) + b"|"
-    return head + state.key(canonical=True)
+    return game_key(pos)
 
 
 @dataclass

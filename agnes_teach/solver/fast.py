@@ -21,6 +21,7 @@ from __future__ import annotations
 
 from ..board import builds, home_safety, links, run_start_in
 from ..cards import Card, make_card, rank_of, suit_of
+from ..keys import NO_CARD, future_part
 from ..moves import DEAL_MOVE, Move
 from ..piles import COLUMNS, FOUNDATION, Pile
 from ..position import Position
@@ -102,7 +103,7 @@ class Rules:
 class FastState:
     """One mutable game state.  ``apply``/``undo`` change it in place."""
 
-    __slots__ = ("rules", "cols", "stacks", "found", "stock", "deals_done", "home")
+    __slots__ = ("rules", "cols", "stacks", "found", "stock", "deals_done", "home", "future")
 
     def __init__(self, pos: Position, rules: Rules | None = None) -> None:
         self.rules = rules or Rules(pos)
@@ -113,6 +114,28 @@ class FastState:
         self.stock: tuple[int, ...] = tuple(int(c) for c in pos.stock)
         self.deals_done = pos.deals_done
         self.home = sum(self.found)
+        self.future = self._futures()
+
+    def _futures(self) -> list[tuple[list[bytes], list[bytes]]]:
+        """[d]: after d deals, each column's and each stack's part of the key after its cards
+        (``keys.futures``: per deal to come, the card it drops there or NO_CARD)."""
+        r = self.rules
+        out: list[tuple[list[bytes], list[bytes]]] = [([], [])] * self.deals_done
+        for d in range(self.deals_done, len(r.deals) + 1):
+            cols: list[list[int] | None] = [None] * len(self.cols)
+            stacks: list[list[int] | None] = [None] * len(self.stacks)
+            rest = self.stock[sum(len(t) for t in r.deals[self.deals_done:d]):]
+            coming = r.deals[d:]
+            for e, targets in enumerate(coming):
+                for card, k in zip(rest, targets, strict=False):
+                    group, i = (cols, k - COLUMN_TARGET) if k >= COLUMN_TARGET else (stacks, k)
+                    slot = group[i]
+                    if slot is None:
+                        slot = group[i] = [NO_CARD] * len(coming)
+                    slot[e] = card
+                rest = rest[len(targets):]
+            out.append(([future_part(c) for c in cols], [future_part(p) for p in stacks]))
+        return out
 
     def copy(self) -> FastState:
         other = object.__new__(FastState)
@@ -123,6 +146,7 @@ class FastState:
         other.stock = self.stock
         other.deals_done = self.deals_done
         other.home = self.home
+        other.future = self.future
         return other
 
     def snapshot(self) -> tuple[object, ...]:
@@ -145,35 +169,24 @@ class FastState:
     # ------------------------------------------------------------ keys
 
     def key(self, canonical: bool) -> bytes:
-        """The transposition-table key.
+        """The transposition-table key: ``keys.state_key`` of this state, byte for byte.
 
-        The foundations are not in the key: every card not in a column, a
-        stack or the rest of the stock is home, and the rest of the stock is
-        fixed by the number of deals done.  ``canonical`` sorts the columns
-        (they are interchangeable: every rule treats them alike) and the
-        stacks no deal can land on any more, within each kind that has the same
-        permission to play home (nothing is ever placed on them by the player,
-        so only their contents matter).
+        The definition sorts the columns and the stacks of each permission to play home, each
+        pile with the stock cards it will still receive (its ``future`` part, precomputed per
+        deal); the tests check the two agree on random positions of every profile.
         """
-        rules = self.rules
         stacks = self.stacks
         if not canonical:
             return (
                 b"\xfe".join(map(bytes, self.cols)) + b"\xfd" + b"\xfe".join(map(bytes, stacks))
                 + bytes((self.deals_done,))
             )
-        live, free = rules.stack_groups[self.deals_done]
-        cols_live, cols_free = rules.column_groups[self.deals_done]
-        cols = self.cols
-        columns = b"\xfe".join(sorted(bytes(cols[j]) for j in cols_free))
-        if cols_live:
-            columns = b"\xfe".join(bytes(cols[j]) for j in cols_live) + b"\xfb" + columns
+        col_future, stack_future = self.future[self.deals_done]
+        tag = self.rules.stack_tag
         return (
-            columns
+            b"\xfe".join(sorted([bytes(c) + f for c, f in zip(self.cols, col_future, strict=True)]))
             + b"\xfd"
-            + b"\xfe".join([bytes(stacks[k]) for k in live])
-            + b"\xfc"
-            + b"\xfe".join(sorted([rules.stack_tag[k] + bytes(stacks[k]) for k in free]))
+            + b"\xfe".join(sorted([tag[k] + bytes(p) + stack_future[k] for k, p in enumerate(stacks)]))
             + bytes((self.deals_done,))
         )
 

@@ -18,10 +18,13 @@ from Klondike).  The combined argument is an induction on the length of the
 shortest win: from every entered state that has a win, some allowed move
 leads to an entered state with a shorter one.
 
-1. **Canonical keys** (:meth:`FastState.key`): columns are interchangeable,
-   and so are stacks (reserve piles, exposed cells) that no remaining deal can
-   reach and that share the same permission to play home.  States equal up to
-   such a permutation have the same future.
+1. **Canonical keys** (:meth:`FastState.key`, the bytes of the one key
+   :func:`agnes_teach.keys.state_key`): columns are interchangeable, and so
+   are stacks (reserve piles, exposed cells) that share the same permission
+   to play home, each pile together with the cards the deals still to come
+   will drop on it (within one game those differ from pile to pile, so a pile
+   a deal will still reach keeps its place).  States equal up to such a
+   permutation have the same future.
 
 2. **Safe moves home** (:func:`safe_home_move`, asking the one test
    :func:`agnes_teach.board.is_safe_home`, which the generator asks too).  A card ``c`` that may go home

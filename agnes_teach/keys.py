@@ -1,0 +1,79 @@
+"""The one canonical key of a state: its piles, up to the symmetries its profile allows.
+
+The rules never look at a pile's number, so two states that differ only in
+the order of interchangeable piles have the same future.  Which piles are
+interchangeable comes from the profile:
+
+* the columns, each together with the stock cards it will still receive (in
+  Agnes Sorel the deals land on the columns: a column is then keyed with its
+  future cards, so it can only trade places with a column that receives the
+  same cards - that is, with none while deals are to come);
+* the stacks (reserve piles and exposed cells: nobody builds on them, only
+  their top card moves), each with the stock cards it will still receive,
+  among the stacks with the same permission to play home.
+
+A pile's part of the key is its cards, bottom to top, then (if any deal is
+still to land on it) a separator and, per deal to come, the card it will drop
+there or a mark that it passes the pile by; the parts of each group are
+sorted.  The foundations are not in the key: within one game every card not
+in a pile or the stock is home.  :func:`state_key` is the definition;
+the solver's fast state computes the same bytes faster (``FastState.key``,
+tested equal on random positions of every profile), :func:`game_key` adds the
+game (profile and base) and the generator's ``puzzle_key`` adds the suit
+swaps that keep colours.  The compiled core keeps its own key, checked by
+agreeing with the Python search state for state (verdicts and node counts).
+"""
+
+from __future__ import annotations
+
+from .piles import Pile, PileKind
+from .position import Position
+
+PILE_SEP = b"\xfe"  # between the parts of one group
+GROUP_SEP = b"\xfd"  # between the columns and the stacks
+FUTURE_SEP = b"\xfa"  # before the stock cards a pile will still receive
+STACK_TAG = (b"\xc8", b"\xc9")  # a stack's part starts with its permission to play home (no, yes)
+NO_CARD = 0xFF  # in a pile's future: a deal that passes it by
+
+
+def futures(pos: Position) -> dict[Pile, list[int]]:
+    """What each pile will still receive: per deal to come, its card, or NO_CARD if that deal
+    passes the pile by (so two piles trade places only when the deals treat them alike)."""
+    out: dict[Pile, list[int]] = {}
+    rest = list(pos.stock)
+    deals = pos.profile.stock_deals[pos.deals_done:]
+    for d, deal in enumerate(deals):
+        for card, pile in zip(rest, deal, strict=False):
+            out.setdefault(pile, [NO_CARD] * len(deals))[d] = card
+        rest = rest[len(deal):]
+    return out
+
+
+def future_part(coming: list[int] | None) -> bytes:
+    return FUTURE_SEP + bytes(coming) if coming else b""
+
+
+def stack_plays_home(pos: Position, pile: Pile) -> bool:
+    p = pos.profile
+    return p.reserve_to_foundation if pile.kind is PileKind.RESERVE else p.exposed_to_foundation
+
+
+def state_key(pos: Position, canonical: bool = True) -> bytes:
+    """The key of a state within its game; ``canonical=False`` keeps every pile in its place."""
+    stacks = [*pos.reserve, *pos.exposed]
+    done = bytes((pos.deals_done,))
+    if not canonical:
+        return PILE_SEP.join(map(bytes, pos.tableau)) + GROUP_SEP + PILE_SEP.join(map(bytes, stacks)) + done
+    coming = futures(pos)
+    columns = sorted(bytes(cards) + future_part(coming.get(Pile.column(j + 1)))
+                     for j, cards in enumerate(pos.tableau))
+    names = [*(Pile.reserve(i + 1) for i in range(len(pos.reserve))),
+             *(Pile.exposed(i + 1) for i in range(len(pos.exposed)))]
+    parts = sorted(STACK_TAG[stack_plays_home(pos, name)] + bytes(cards) + future_part(coming.get(name))
+                   for name, cards in zip(names, stacks, strict=True))
+    return PILE_SEP.join(columns) + GROUP_SEP + PILE_SEP.join(parts) + done
+
+
+def game_key(pos: Position) -> bytes:
+    """Equal for two positions of the same profile and base that are the same state up to symmetry."""
+    return f"{pos.profile.id}|{pos.base}|".encode() + state_key(pos)
