@@ -13,7 +13,7 @@ from functools import cache
 from .cards import Card, is_red, rank_of, suit_of
 from .piles import Pile, PileKind
 from .position import Cards, Position
-from .profile import Profile, RankCycle, RunLink, TableauBuild
+from .profile import EmptyFill, Profile, RankCycle, RunLink, TableauBuild
 
 
 @dataclass(frozen=True, slots=True)
@@ -216,3 +216,122 @@ def is_safe_home(safety: HomeSafety, found: Sequence[int], deals_done: int, card
             continue
         return False
     return True
+
+
+# ------------------------------------------------------ the one move generator
+#
+# A move in the generator's shape is a tuple (kind, source, depth, dest, card, count):
+# TAIL - column[depth:] of column `source` (`count` cards led by `card`) to column `dest`, or
+# its top card home (dest == HOME); STACK - the top of stack `source` (reserve piles first,
+# then exposed cells); RETURN - the top of the foundation of suit `source` back to a column;
+# DEAL - the next deal.  The engine turns them into Moves, the solver's fast state plays them.
+
+TAIL, STACK, RETURN, DEAL = 0, 1, 2, 3
+HOME = -1
+GenMove = tuple[int, int, int, int, int, int]
+DEAL_GEN: GenMove = (DEAL, 0, 0, 0, -1, 0)
+
+
+@dataclass(frozen=True, slots=True)
+class MoveTables:
+    """What fits where, per profile and base: all the move generator reads besides the piles."""
+
+    hosts: tuple[tuple[int, ...], ...]  # [c]: the cards c may be laid on (the build table)
+    link: bytes  # [c * 52 + below]: does c on below continue a run that moves together
+    empty_ok: tuple[bool, ...]  # [c]: may c (or a run it leads) go into an empty column
+    empty_single_only: bool  # into an empty column only a card alone, not a run
+    whole_runs_only: bool  # only the lead of a column's top run goes to another column
+    stack_home: tuple[bool, ...]  # [k]: may the top of stack k play home
+    foundation_return: bool  # may a foundation's top come back to a column
+    rel: tuple[int, ...]  # [c]: rank of c counted from the base
+    suit: tuple[int, ...]
+    card_at: tuple[tuple[int, ...], ...]  # [suit][rel]: the card of that suit and relative rank
+
+
+@cache
+def move_tables(profile: Profile, base: int) -> MoveTables:
+    table = builds(profile, base)
+    fill, fill_rank = profile.empty_fill, profile.fill_rank(base)
+    return MoveTables(
+        hosts=tuple(tuple(t for t in range(52) if table[c * 52 + t]) for c in range(52)),
+        link=links(profile, base),
+        empty_ok=tuple(fill in (EmptyFill.ANY_RUN, EmptyFill.ANY_CARD) or rank_of(c) == fill_rank
+                       for c in range(52)),
+        empty_single_only=fill == EmptyFill.ANY_CARD,
+        whole_runs_only=profile.whole_runs_only,
+        stack_home=(profile.reserve_to_foundation,) * profile.reserve_piles
+        + (profile.exposed_to_foundation,) * profile.exposed_cells,
+        foundation_return=profile.foundation_return,
+        rel=tuple((rank_of(c) - base) % 13 for c in range(52)),
+        suit=tuple(suit_of(c) for c in range(52)),
+        card_at=tuple(tuple((base - 1 + r) % 13 + s * 13 for r in range(13)) for s in range(4)),
+    )
+
+
+def generate_moves(t: MoveTables, cols: Sequence[Sequence[int]], stacks: Sequence[Sequence[int]],
+                   found: Sequence[int], can_deal: bool) -> list[GenMove]:
+    """Every legal move of a state given as piles of card numbers (the one move generator).
+
+    Grouped by source: columns (each top home first, then tails from the lead of the top run
+    up), stacks, foundation tops, the deal last; within a source the destinations come in the
+    order of the cards they lie on, then the empty columns.  ``engine.legal_moves`` sorts them
+    into its stable order; the solver takes them as they come.
+    """
+    rel, suit, link = t.rel, t.suit, t.link
+    out: list[GenMove] = []
+    top_col = [-1] * 52
+    empties: list[int] = []
+    for j, col in enumerate(cols):
+        if col:
+            top_col[col[-1]] = j
+        else:
+            empties.append(j)
+    hosts, empty_ok = t.hosts, t.empty_ok
+    whole = t.whole_runs_only
+    single_only = t.empty_single_only
+    for i, col in enumerate(cols):
+        if not col:
+            continue
+        n = len(col)
+        top = col[-1]
+        if rel[top] == found[suit[top]]:
+            out.append((TAIL, i, n - 1, HOME, top, 1))
+        start = n - 1
+        while start > 0 and link[col[start] * 52 + col[start - 1]]:
+            start -= 1
+        for d in range(start, start + 1 if whole else n):
+            card = col[d]
+            for h in hosts[card]:
+                j = top_col[h]
+                if j >= 0 and j != i:
+                    out.append((TAIL, i, d, j, card, n - d))
+            if empty_ok[card] and (not single_only or d == n - 1):
+                for j in empties:
+                    out.append((TAIL, i, d, j, card, n - d))
+    stack_home = t.stack_home
+    for k, pile in enumerate(stacks):
+        if pile:
+            c = pile[-1]
+            if stack_home[k] and rel[c] == found[suit[c]]:
+                out.append((STACK, k, 0, HOME, c, 1))
+            for h in hosts[c]:
+                j = top_col[h]
+                if j >= 0:
+                    out.append((STACK, k, 0, j, c, 1))
+            if empty_ok[c]:
+                for j in empties:
+                    out.append((STACK, k, 0, j, c, 1))
+    if t.foundation_return:
+        for s in range(4):
+            if found[s]:
+                c = t.card_at[s][found[s] - 1]
+                for h in hosts[c]:
+                    j = top_col[h]
+                    if j >= 0:
+                        out.append((RETURN, s, 0, j, c, 1))
+                if empty_ok[c]:
+                    for j in empties:
+                        out.append((RETURN, s, 0, j, c, 1))
+    if can_deal:
+        out.append(DEAL_GEN)
+    return out

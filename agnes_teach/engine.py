@@ -10,16 +10,17 @@ from __future__ import annotations
 from dataclasses import replace
 
 from .board import (
+    DEAL,
+    HOME,
     Place,
-    builds,
     builds_on,
+    generate_moves,
     is_run,
-    links,
     locate,
+    move_tables,
     next_foundation_rank,
     pile_exists,
     run_start,
-    run_start_in,
     top_run_start,
 )
 from .cards import Card, rank_name, suit_of
@@ -28,7 +29,6 @@ from .moves import DEAL_MOVE, Move, MoveText
 from .piles import COLUMNS, FOUNDATION, PileKind
 from .position import Cards, Position
 from .predicates import Refusal, first_refusal
-from .profile import EmptyFill
 from .registry import RuleId
 
 # Enum members are slow to look up on the class; apply_unchecked asks these on every move.
@@ -95,62 +95,18 @@ def legal_moves(pos: Position) -> list[Move]:
 
     The order is that of :func:`_movable_cards` (columns bottom to top, reserve
     piles, exposed cells, foundation tops), each card's destinations in the
-    order f, t1..t7.  This is a direct generator: it decides exactly as
-    :func:`refusal` does (the property tests compare the two on random play),
-    without building a refusal for every move that fails.
+    order f, t1..t7.  The moves come from the one move generator
+    (:func:`board.generate_moves`, which the solver's fast state runs too); it
+    decides exactly as :func:`refusal` does (the property tests compare the two
+    on random play), without building a refusal for every move that fails.
     """
-    p = pos.profile
-    base = pos.base
-    table = builds(p, base)
-    link = links(p, base)
-    found = pos.foundations
-    empty_want = p.fill_rank(base) or -1
-    fill = p.empty_fill
-    # Into an empty column: a rank (or a run led by it), any card alone, any unit, or nothing.
-    empty_any = fill == EmptyFill.ANY_RUN
-    empty_single = fill == EmptyFill.ANY_CARD
-    tops = [column[-1] if column else -1 for column in pos.tableau]
-    names = COLUMNS
-    moves: list[Move] = []
-
-    def home(card: int) -> bool:
-        n = found[card // 13]
-        return n < 13 and card % 13 == (base - 1 + n) % 13
-
-    def onto_columns(card: int, skip: int, alone: bool = True) -> None:
-        rank = card % 13 + 1
-        to_empty = empty_any or (empty_single and alone) or rank == empty_want
-        for j, top in enumerate(tops):
-            if j != skip and (table[card * 52 + top] if top >= 0 else to_empty):
-                moves.append(Move(Card(card), names[j]))
-
-    for i, column in enumerate(pos.tableau):
-        if not column:
-            continue
-        last = len(column) - 1
-        start = run_start_in(link, column)
-        for depth in range(start, last + 1):
-            card = column[depth]
-            if depth == last and home(card):
-                moves.append(Move(card, FOUNDATION))
-            # In whole-run profiles only the lead of the top run goes to another column.
-            if depth == start or not p.whole_runs_only:
-                onto_columns(card, i, depth == last)
-    for piles, to_f in ((pos.reserve, p.reserve_to_foundation), (pos.exposed, p.exposed_to_foundation)):
-        for pile in piles:
-            if pile:
-                card = pile[-1]
-                if to_f and home(card):
-                    moves.append(Move(card, FOUNDATION))
-                onto_columns(card, -1)
-    if p.foundation_return:
-        for suit in range(4):
-            top = pos.foundation_top(suit)
-            if top is not None:
-                onto_columns(top, -1)
-    if pos.stock:
-        moves.append(DEAL_MOVE)
-    return moves
+    found = generate_moves(move_tables(pos.profile, pos.base), pos.tableau, (*pos.reserve, *pos.exposed),
+                           pos.foundations, bool(pos.stock))
+    # Sorted by (kind, source, depth, destination), with home (-1) before the columns: the order above.
+    found.sort()
+    columns = COLUMNS
+    return [DEAL_MOVE if m[0] == DEAL else Move(Card(m[4]), FOUNDATION if m[3] == HOME else columns[m[3]])
+            for m in found]
 
 
 def legal_moves_by_refusal(pos: Position) -> list[Move]:

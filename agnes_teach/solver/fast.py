@@ -19,21 +19,33 @@ A move is a tuple ``(kind, source, depth, dest, card, count)``:
 
 from __future__ import annotations
 
-from ..board import builds, home_safety, links, run_start_in
-from ..cards import Card, make_card, rank_of, suit_of
+from collections.abc import Sequence
+from dataclasses import replace
+
+from ..board import (
+    DEAL,
+    DEAL_GEN,
+    HOME,
+    RETURN,
+    STACK,
+    TAIL,
+    GenMove,
+    builds,
+    generate_moves,
+    home_safety,
+    move_tables,
+    run_start_in,
+)
+from ..cards import Card
 from ..keys import NO_CARD, future_part
 from ..moves import DEAL_MOVE, Move
 from ..piles import COLUMNS, FOUNDATION, Pile
 from ..position import Position
-from ..profile import EmptyFill
 
 COLUMN_TARGET = 100  # in a deal's target list: 100 + j is column j (Agnes Sorel); below, a stack index
 
-TAIL, STACK, RETURN, DEAL = 0, 1, 2, 3
-HOME = -1
-
-FastMove = tuple[int, int, int, int, int, int]
-DEAL_FAST: FastMove = (DEAL, 0, 0, 0, -1, 0)
+FastMove = GenMove
+DEAL_FAST: FastMove = DEAL_GEN
 
 
 class Rules:
@@ -45,19 +57,19 @@ class Rules:
         self.base = pos.base
         self.columns = p.columns
         self.wrap = p.tableau_wrap
-        self.whole_runs_only = p.whole_runs_only
-        self.foundation_return = p.foundation_return
+        # What fits where: the one move generator's tables (board.move_tables), shared with the engine.
+        self.tables = t = move_tables(p, pos.base)
+        self.whole_runs_only = t.whole_runs_only
+        self.foundation_return = t.foundation_return
         self.empty_rank = p.empty_rank(pos.base)
         # Any card alone (not a run) may go into an empty column.
-        self.empty_single_only = p.empty_fill == EmptyFill.ANY_CARD
+        self.empty_single_only = t.empty_single_only
         # Stacks: reserve piles r1.. then exposed cells x1..
         self.stack_names = [Pile.reserve(i + 1) for i in range(p.reserve_piles)] + [
             Pile.exposed(i + 1) for i in range(p.exposed_cells)
         ]
         self.reserves = p.reserve_piles
-        self.stack_home = (
-            [p.reserve_to_foundation] * p.reserve_piles + [p.exposed_to_foundation] * p.exposed_cells
-        )
+        self.stack_home = t.stack_home
         self.deals = [
             [COLUMN_TARGET + name.offset if name.is_column else self.stack_names.index(name)
              for name in deal]
@@ -80,24 +92,35 @@ class Rules:
             )
         # Free stacks are interchangeable only with stacks of the same permission to play home.
         self.stack_tag = [bytes((200 + home,)) for home in self.stack_home]
-        self.rel = [(rank_of(c) - pos.base) % 13 for c in range(52)]
-        self.suit = [suit_of(c) for c in range(52)]
-        # is_empty_rank[c]: may c (or a run it leads) go into an empty column.
-        fill = p.empty_fill
-        fill_rank = p.fill_rank(pos.base)
-        self.is_empty_rank = [
-            fill in (EmptyFill.ANY_RUN, EmptyFill.ANY_CARD) or rank_of(c) == fill_rank for c in range(52)
-        ]
+        self.rel, self.suit, self.card_at = t.rel, t.suit, t.card_at
         # on[c * 52 + t]: does c build on t; link[c * 52 + t]: does c on t continue a run (the
-        # engine's tables, so both decide alike); hosts[c]: the cards c may lie on.
+        # engine's tables, so both decide alike).
         self.on = bytearray(builds(p, pos.base))
-        self.link = bytearray(links(p, pos.base))
-        self.hosts = [[t for t in range(52) if self.on[c * 52 + t]] for c in range(52)]
+        self.link = t.link
         # guests[t]: the cards that may be laid on t in the tableau.
         self.guests = [[c for c in range(52) if self.on[c * 52 + t]] for t in range(52)]
         self.safety = home_safety(p, pos.base)  # what the one safe-home test reads
-        # The card of each suit with each relative rank (0 = base).
-        self.card_at = [[int(make_card((pos.base - 1 + r) % 13 + 1, s)) for r in range(13)] for s in range(4)]
+
+
+    # A misconception's game (generator/players.py) narrows these two; the move generator
+    # reads them from ``tables``, so a change goes there.
+    @property
+    def hosts(self) -> Sequence[Sequence[int]]:
+        """[c]: the cards c may be laid on."""
+        return self.tables.hosts
+
+    @hosts.setter
+    def hosts(self, value: Sequence[Sequence[int]]) -> None:
+        self.tables = replace(self.tables, hosts=tuple(tuple(h) for h in value))
+
+    @property
+    def is_empty_rank(self) -> Sequence[bool]:
+        """[c]: may c (or a run it leads) go into an empty column."""
+        return self.tables.empty_ok
+
+    @is_empty_rank.setter
+    def is_empty_rank(self, value: Sequence[bool]) -> None:
+        self.tables = replace(self.tables, empty_ok=tuple(value))
 
 
 class FastState:
@@ -196,66 +219,9 @@ class FastState:
         return run_start_in(self.rules.link, col)
 
     def moves(self) -> list[FastMove]:
-        """Every legal move (the same set as ``engine.legal_moves``), unordered."""
+        """Every legal move: the one move generator (``board.generate_moves``) on this state."""
         r = self.rules
-        cols, found, rel, suit, link = self.cols, self.found, r.rel, r.suit, r.link
-        out: list[FastMove] = []
-        top_col = [-1] * 52
-        empties: list[int] = []
-        for j, col in enumerate(cols):
-            if col:
-                top_col[col[-1]] = j
-            else:
-                empties.append(j)
-        hosts, empty_ok = r.hosts, r.is_empty_rank
-        whole = r.whole_runs_only
-        single_only = r.empty_single_only
-        for i, col in enumerate(cols):
-            if not col:
-                continue
-            n = len(col)
-            top = col[-1]
-            if rel[top] == found[suit[top]]:
-                out.append((TAIL, i, n - 1, HOME, top, 1))
-            start = n - 1
-            while start > 0 and link[col[start] * 52 + col[start - 1]]:
-                start -= 1
-            for d in range(start, start + 1 if whole else n):
-                card = col[d]
-                for h in hosts[card]:
-                    j = top_col[h]
-                    if j >= 0 and j != i:
-                        out.append((TAIL, i, d, j, card, n - d))
-                if empty_ok[card] and (not single_only or d == n - 1):
-                    for j in empties:
-                        out.append((TAIL, i, d, j, card, n - d))
-        stack_home = r.stack_home
-        for k, pile in enumerate(self.stacks):
-            if pile:
-                c = pile[-1]
-                if stack_home[k] and rel[c] == found[suit[c]]:
-                    out.append((STACK, k, 0, HOME, c, 1))
-                for h in hosts[c]:
-                    j = top_col[h]
-                    if j >= 0:
-                        out.append((STACK, k, 0, j, c, 1))
-                if empty_ok[c]:
-                    for j in empties:
-                        out.append((STACK, k, 0, j, c, 1))
-        if r.foundation_return:
-            for s in range(4):
-                if found[s]:
-                    c = r.card_at[s][found[s] - 1]
-                    for h in hosts[c]:
-                        j = top_col[h]
-                        if j >= 0:
-                            out.append((RETURN, s, 0, j, c, 1))
-                    if empty_ok[c]:
-                        for j in empties:
-                            out.append((RETURN, s, 0, j, c, 1))
-        if self.deals_done < len(r.deals):
-            out.append(DEAL_FAST)
-        return out
+        return generate_moves(r.tables, self.cols, self.stacks, self.found, self.deals_done < len(r.deals))
 
     # --------------------------------------------------------- do/undo
 
