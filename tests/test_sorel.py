@@ -75,6 +75,8 @@ def test_guide_and_sheet_for_sorel(profile: str, tmp_path: Path) -> None:
     page = (out / "en.html").read_text(encoding="utf-8")
     assert "Agnes Sorel: rules and questions" in page and 'id="tableau.same-colour"' in page
     assert "reserve pile" not in page.split("Questions and answers")[-1]
+    # Its own worked example, checked on the engine when the page is built.
+    assert "Worked example: a run of one suit moves whole, onto its own colour" in page
     sheet = tmp_path / "sheet.pdf"
     result = runner.invoke(app, ["sheet", str(SOREL_PUZZLES), "--lang", "es", "--out", str(sheet)])
     assert result.exit_code == 0 and sheet.stat().st_size > 1000

@@ -225,6 +225,40 @@ def run_moves(profile: Profile, lang: str) -> Example:
     return Example(RuleId.TABLEAU_RUN, title, (step, after))
 
 
+def suit_run(profile: Profile, lang: str) -> Example:
+    """Agnes Sorel: a run of one suit moves whole onto a card of its colour; its top card alone may not."""
+    t = i18n.text
+    base = example_base(profile)
+
+    def card(steps_below: int, suit: int) -> Card:
+        return make_card(rank_at(base, 13 - steps_below), suit)
+
+    # Ranks just below the base are the last to go home, so few other cards need a place.
+    lead, tail = card(3, SPADES), card(4, SPADES)  # a spade run: the 4-below on the 3-below
+    target, red = card(2, CLUBS), card(3, HEARTS)  # black takes black; the red card does not fit
+    other = card(3, CLUBS)  # would take the run's top card alone
+    pos = build_position(profile, base, {"t1": [lead, tail], "t2": [target], "t3": [red], "t4": [other]},
+                         [("t5", 13)])
+    move = Move(lead, Pile.column(2))
+    _legal(pos, move)
+    _refused(pos, Move(red, Pile.column(2)), RuleId.TABLEAU_SAME_COLOUR, lang)
+    _refused(pos, Move(tail, Pile.column(4)), RuleId.TABLEAU_WHOLE_RUN, lang)
+    c = _face(lang)
+    run_text = " ".join(c(x) for x in (lead, tail))
+    step = _step(pos, lang, move, t(lang, "example", "Move the run {run} onto {card}", run=run_text,
+                                    card=c(target)),
+                 t(lang, "example", "{run} in t1 is a run of one suit, and {lead} is one rank below {card} "
+                   "and of the same colour, so the run goes onto {card} in t2 in one move. {red} has the "
+                   "right rank for {card} but the other colour, and {tail} may not leave the run alone for "
+                   "{other}.",
+                   run=run_text, lead=c(lead), card=c(target), red=c(red), tail=c(tail), other=c(other)))
+    after = _step(_legal(pos, move), lang, None, t(lang, "example", "After the move"),
+                  t(lang, "example", "Column t1 is empty now, and t2 holds {card} with the whole run on it.",
+                    card=c(target)))
+    title = t(lang, "example", "Worked example: a run of one suit moves whole, onto its own colour")
+    return Example(RuleId.TABLEAU_SUIT_RUN, title, (step, after))
+
+
 def ace_after_king(profile: Profile, lang: str) -> Example:
     """The heart foundation has reached its King; the Ace follows it, and the 2 must wait."""
     t = i18n.text
@@ -304,6 +338,8 @@ def examples(profile: Profile, lang: str) -> list[Example]:
         out.append(foundation_and_empty_column(profile, lang))
     if profile.uses(RuleId.TABLEAU_RUN) and not profile.whole_runs_only:
         out.append(run_moves(profile, lang))
+    if uses(RuleId.TABLEAU_SUIT_RUN) and uses(RuleId.TABLEAU_SAME_COLOUR) and uses(RuleId.TABLEAU_WHOLE_RUN):
+        out.append(suit_run(profile, lang))
     if uses(RuleId.STOCK_DEAL) and uses(RuleId.STOCK_NO_REDEAL) and reserve:
         out.append(last_deal(profile, lang))
     return out
