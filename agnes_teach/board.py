@@ -39,15 +39,19 @@ def locate(pos: Position, card: Card) -> Place:
     return Place(_FOUNDATION, suit, pos.foundation_cards(suit).index(card))
 
 
+@cache
+def _pile_counts(profile: Profile) -> dict[PileKind, int]:
+    return {_COLUMN: profile.columns, _RESERVE: profile.reserve_piles, _EXPOSED: profile.exposed_cells}
+
+
 def pile_count(profile: Profile, kind: PileKind) -> int:
     """How many piles of `kind` the profile's layout has (0 for the foundations and the stock)."""
-    return {PileKind.COLUMN: profile.columns, PileKind.RESERVE: profile.reserve_piles,
-            PileKind.EXPOSED: profile.exposed_cells}.get(kind, 0)
+    return _pile_counts(profile).get(kind, 0)
 
 
 def pile_exists(pos: Position, name: Pile | str) -> bool:
-    pile = Pile.parse(name)
-    return 1 <= pile.number <= pile_count(pos.profile, pile.kind)
+    pile = name if type(name) is Pile else Pile.parse(name)
+    return 1 <= pile.number <= _pile_counts(pos.profile).get(pile.kind, 0)
 
 
 # -------------------------------------------------------------- rank logic

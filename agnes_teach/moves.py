@@ -7,7 +7,7 @@ from dataclasses import dataclass
 
 from .cards import Card, CardError, card_name, card_symbol, parse_card
 from .errors import MoveSyntaxError
-from .piles import STOCK, Pile, PileKind
+from .piles import STOCK, Pile
 
 __all__ = ["DEAL", "DEAL_MOVE", "Move", "MoveSyntaxError", "MoveText", "parse_move_text", "split_moves"]
 
@@ -29,7 +29,7 @@ class Move:
 
     @property
     def is_deal(self) -> bool:
-        return self.dest.kind is PileKind.STOCK
+        return self.dest is STOCK  # piles are made once: identity is the test
 
     def __str__(self) -> str:
         return DEAL if self.card is None else f"{card_name(self.card)}>{self.dest}"
@@ -56,7 +56,7 @@ class MoveText:
 
     @property
     def is_deal(self) -> bool:
-        return self.dest.kind is PileKind.STOCK
+        return self.dest is STOCK  # piles are made once: identity is the test
 
 
 def parse_move_text(text: str) -> MoveText:

@@ -31,6 +31,10 @@ from .position import Position
 from .profile import EmptyFill, Profile, RankCycle, RunLink, TableauBuild
 from .registry import RuleId, check_order
 
+# Enum members are slow to look up on the class; every predicate of every move asks these.
+_COLUMN, _RESERVE, _EXPOSED, _FOUNDATION, _STOCK = (
+    PileKind.COLUMN, PileKind.RESERVE, PileKind.EXPOSED, PileKind.FOUNDATION, PileKind.STOCK)
+
 
 @dataclass(frozen=True)
 class Refusal:
@@ -91,19 +95,19 @@ def check_deal_layout(pos: Position, move: Move, profile: Profile) -> Refusal | 
 
 def check_reserve_no_build(pos: Position, move: Move, profile: Profile) -> Refusal | None:
     """Nothing is placed on a reserve pile."""
-    onto = _card_move(move) and move.dest.kind is PileKind.RESERVE
+    onto = _card_move(move) and move.dest.kind is _RESERVE
     return refuse(pos, move, RuleId.RESERVE_NO_BUILD) if onto else None
 
 
 def check_stock_last_two(pos: Position, move: Move, profile: Profile) -> Refusal | None:
     """Nothing is placed on an exposed cell."""
-    onto = _card_move(move) and move.dest.kind is PileKind.EXPOSED
+    onto = _card_move(move) and move.dest.kind is _EXPOSED
     return refuse(pos, move, RuleId.STOCK_LAST_TWO) if onto else None
 
 
 def check_stock_deal(pos: Position, move: Move, profile: Profile) -> Refusal | None:
     """A card still in the stock cannot be played."""
-    if _card_move(move) and place_of(pos, move).kind is PileKind.STOCK:
+    if _card_move(move) and place_of(pos, move).kind is _STOCK:
         return refuse(pos, move, RuleId.STOCK_DEAL)
     return None
 
@@ -121,7 +125,7 @@ def check_foundation_full(pos: Position, move: Move, profile: Profile) -> Refusa
 
 def check_foundation_final(pos: Position, move: Move, profile: Profile) -> Refusal | None:
     """Where foundations are final, a foundation card never moves."""
-    if _card_move(move) and not profile.foundation_return and place_of(pos, move).kind is PileKind.FOUNDATION:
+    if _card_move(move) and not profile.foundation_return and place_of(pos, move).kind is _FOUNDATION:
         return refuse(pos, move, RuleId.FOUNDATION_FINAL)
     return None
 
@@ -131,7 +135,7 @@ def check_foundation_return(pos: Position, move: Move, profile: Profile) -> Refu
     if not _card_move(move) or not profile.foundation_return:
         return None
     place = place_of(pos, move)
-    if place.kind is not PileKind.FOUNDATION:
+    if place.kind is not _FOUNDATION:
         return None
     # The top card may come back even from a complete foundation (a K into an empty column).
     if move.dest.is_foundation or place.depth != pos.foundations[place.index] - 1:
@@ -147,7 +151,7 @@ def check_reserve_top(pos: Position, move: Move, profile: Profile) -> Refusal | 
     if not _card_move(move):
         return None
     place = place_of(pos, move)
-    if place.kind is PileKind.RESERVE and place.depth != len(pos.reserve[place.index]) - 1:
+    if place.kind is _RESERVE and place.depth != len(pos.reserve[place.index]) - 1:
         return refuse(pos, move, RuleId.RESERVE_TOP)
     return None
 
@@ -159,7 +163,7 @@ def check_tableau_run(pos: Position, move: Move, profile: Profile) -> Refusal | 
     if not _card_move(move):
         return None
     place = place_of(pos, move)
-    if place.kind is not PileKind.COLUMN:
+    if place.kind is not _COLUMN:
         return None
     column = pos.tableau[place.index]
     if move.dest.is_foundation:
@@ -178,7 +182,7 @@ def check_tableau_suit_run(pos: Position, move: Move, profile: Profile) -> Refus
     if not _onto_column(move) or profile.run_link != RunLink.SAME_SUIT:
         return None
     place = place_of(pos, move)
-    if place.kind is PileKind.COLUMN and not is_run_at(pos, pos.tableau[place.index], place.depth):
+    if place.kind is _COLUMN and not is_run_at(pos, pos.tableau[place.index], place.depth):
         return refuse(pos, move, RuleId.TABLEAU_SUIT_RUN)
     return None
 
@@ -188,7 +192,7 @@ def check_tableau_whole_run(pos: Position, move: Move, profile: Profile) -> Refu
     if not _onto_column(move) or not profile.whole_runs_only:
         return None
     place = place_of(pos, move)
-    if place.kind is PileKind.COLUMN and place.depth != top_run_start(pos, pos.tableau[place.index]):
+    if place.kind is _COLUMN and place.depth != top_run_start(pos, pos.tableau[place.index]):
         return refuse(pos, move, RuleId.TABLEAU_WHOLE_RUN)
     return None
 
@@ -199,7 +203,7 @@ def check_tableau_whole_run(pos: Position, move: Move, profile: Profile) -> Refu
 def check_reserve_to_tableau_only(pos: Position, move: Move, profile: Profile) -> Refusal | None:
     """Where reserve cards go only to the tableau."""
     if _card_move(move) and move.dest.is_foundation and not profile.reserve_to_foundation \
-            and place_of(pos, move).kind is PileKind.RESERVE:
+            and place_of(pos, move).kind is _RESERVE:
         return refuse(pos, move, RuleId.RESERVE_TO_TABLEAU_ONLY)
     return None
 
@@ -207,7 +211,7 @@ def check_reserve_to_tableau_only(pos: Position, move: Move, profile: Profile) -
 def check_foundation_from_tableau_only(pos: Position, move: Move, profile: Profile) -> Refusal | None:
     """Where foundations take only tableau cards, an exposed card goes to a column first."""
     if _card_move(move) and move.dest.is_foundation and not profile.exposed_to_foundation \
-            and place_of(pos, move).kind is PileKind.EXPOSED:
+            and place_of(pos, move).kind is _EXPOSED:
         return refuse(pos, move, RuleId.FOUNDATION_FROM_TABLEAU_ONLY)
     return None
 
@@ -251,7 +255,7 @@ def check_tableau_empty(pos: Position, move: Move, profile: Profile) -> Refusal 
         return refuse(pos, move, RuleId.TABLEAU_EMPTY, msg="tableau.empty@deal-only")
     if fill == EmptyFill.ANY_CARD:
         place = place_of(pos, move)
-        alone = place.kind is not PileKind.COLUMN or place.depth == len(pos.tableau[place.index]) - 1
+        alone = place.kind is not _COLUMN or place.depth == len(pos.tableau[place.index]) - 1
         return None if alone else refuse(pos, move, RuleId.TABLEAU_EMPTY, msg="tableau.empty@any-card")
     want = profile.fill_rank(pos.base)
     assert want is not None
@@ -369,19 +373,19 @@ def uses_tableau_run(pos: Position, move: Move) -> bool:
     if not _onto_column(move):
         return False
     place = place_of(pos, move)
-    return place.kind is PileKind.COLUMN and place.depth < len(pos.tableau[place.index]) - 1
+    return place.kind is _COLUMN and place.depth < len(pos.tableau[place.index]) - 1
 
 
 def uses_stock_last_two(pos: Position, move: Move) -> bool:
     """A card leaves an exposed cell (x1, x2)."""
-    return _card_move(move) and place_of(pos, move).kind is PileKind.EXPOSED
+    return _card_move(move) and place_of(pos, move).kind is _EXPOSED
 
 
 def rule_used(pos: Position, move: Move) -> RuleId:
     """The rule a legal move applies (the generator counts how many rules a solution needs)."""
     if move.is_deal:
         deal = pos.profile.stock_deals[pos.deals_done]
-        return RuleId.STOCK_LAST_TWO if any(t.kind is PileKind.EXPOSED for t in deal) else RuleId.STOCK_DEAL
+        return RuleId.STOCK_LAST_TWO if any(t.kind is _EXPOSED for t in deal) else RuleId.STOCK_DEAL
     if move.dest.is_foundation:
         if uses_foundation_start(pos, move):
             return RuleId.FOUNDATION_START
