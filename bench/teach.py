@@ -103,7 +103,7 @@ def fresh_rows(count: int, fresh_seed: int, playouts: int, seed: int, max_second
 
 def mined_rows(count: int, deals: str, playouts: int, seed: int, max_seconds: float,
                themes: list[str]) -> tuple[list[Row], dict[str, float]]:
-    from agnes_teach.cli.generate import band_quotas
+    from agnes_teach.cli.generate import band_picker
     from agnes_teach.cli.solve import parse_deal_ranges
     from agnes_teach.generator.mining import mine
 
@@ -112,16 +112,9 @@ def mined_rows(count: int, deals: str, playouts: int, seed: int, max_seconds: fl
     profile = get_profile("bernauer")
     for theme in themes:
         start = time.perf_counter()
-        quotas = band_quotas(count, None)  # spread over the ratings, as generate does
-
-        def wanted(p: Puzzle, quotas: dict[str, int] = quotas) -> bool:
-            if quotas.get(p.difficulty, 0) == 0:
-                return False
-            quotas[p.difficulty] -= 1
-            return True
-
+        accept, rating_open = band_picker(count, None)  # spread over the ratings, as generate does
         found = mine([theme], parse_deal_ranges(deals), profile, want={theme: count}, max_seconds=max_seconds,
-                     accept=wanted)
+                     accept=accept, rating_open=rating_open)
         spent = time.perf_counter() - start
         rates[theme] = 60 * len(found) / spent if spent else 0.0
         puzzles = [f.puzzle for f in found]

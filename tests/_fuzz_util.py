@@ -44,7 +44,7 @@ EXIT_CODES = {
 def seed_documents() -> list[dict[str, Any]]:
     """Valid scenarios of every task and a bare position, as loaded YAML."""
     names = [
-        "handmade/section-08.yaml",
+        "../agnes_teach/data/examples/section-08.yaml",
         "../tests/hint_positions/stock-last-two-s106-005.yaml",  # a copy of an earlier library puzzle
         "../tests/sheet_positions/02-ace-after-king.yaml",
         "../tests/sheet_positions/03-run-moves-whole.yaml",

@@ -51,13 +51,13 @@ def test_parse_position_from_text_or_mapping() -> None:
 def test_solve_check_and_hint() -> None:
     result = at.solve(at.deal(3), seconds=20)
     assert result.status == "won"
-    checked = at.check(REPO / "puzzles/handmade/section-08.yaml")
+    checked = at.check(REPO / "agnes_teach/data/examples/section-08.yaml")
     assert checked.ok
     import yaml
 
-    as_data = yaml.safe_load((REPO / "puzzles/handmade/section-08.yaml").read_text("utf-8"))
+    as_data = yaml.safe_load((REPO / "agnes_teach/data/examples/section-08.yaml").read_text("utf-8"))
     assert at.check(as_data).verified == checked.verified
-    short = at.check(REPO / "puzzles/handmade/section-08.yaml", solution="6H>f")
+    short = at.check(REPO / "agnes_teach/data/examples/section-08.yaml", solution="6H>f")
     assert not short.ok and short.errors[0].rule == "end.win"
     hint = at.hint(at.parse_position((REPO / "tests/hint_positions/tableau-wrap-s104-001.yaml")
                                      .read_text("utf-8")))

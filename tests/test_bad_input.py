@@ -29,7 +29,7 @@ from agnes_teach.yamlio import loads
 
 HERE = Path(__file__).resolve().parent
 CORPUS = HERE / "bad_inputs"
-GOOD = HERE.parent / "puzzles" / "handmade" / "section-08.yaml"
+GOOD = HERE.parent / "agnes_teach" / "data" / "examples" / "section-08.yaml"
 
 # file -> (line named in the message or None, words the message must contain)
 EXPECTED: dict[str, tuple[int | None, list[str]]] = {

@@ -83,7 +83,7 @@ def full_site(tmp_path_factory: pytest.TempPathFactory) -> Path:
     out = tmp_path_factory.mktemp("a11y") / "guide"
     root = Path(__file__).resolve().parent.parent
     build_guide(["en", "ru", "es"], out, get_profile("bernauer"),
-                puzzles=load_puzzles([root / "puzzles" / "handmade" / "section-08.yaml"]))
+                puzzles=load_puzzles([root / "agnes_teach" / "data" / "examples" / "section-08.yaml"]))
     return out
 
 

@@ -37,7 +37,7 @@ expect: {winnable: true, trap_move: deal}
 solution: 6H>f deal 7H>f 8H>f 9H>f 10H>f JH>f QH>f KH>f deal AH>f 2H>f 3H>f 4H>f
 stock_shown: true
 """
-SECTION_08 = ROOT / "puzzles" / "handmade" / "section-08.yaml"
+SECTION_08 = ROOT / "agnes_teach" / "data" / "examples" / "section-08.yaml"
 SECTION_08_WIN = ["6H>f", "7H>f", "8H>f", "9H>f", "10H>f", "JH>f", "QH>f", "KH>f", "AH>f", "2H>f", "3H>f",
                   "4H>f", "4C>f"]
 

@@ -117,7 +117,7 @@ def test_moves_reads_a_scenario_file_too(tmp_path: Path) -> None:
 
 
 def test_check_the_shipped_puzzles() -> None:
-    folder = REPO / "puzzles" / "handmade"
+    folder = REPO / "agnes_teach" / "data" / "examples"
     count = len(list(folder.glob("*.yaml")))
     code, out, _ = run("check", str(folder))
     assert code == 0, out

@@ -63,7 +63,7 @@ def test_a_four_opens_an_empty_column_and_a_five_never_does() -> None:
 
 
 def test_the_handmade_scenario_checks() -> None:
-    sc = load_scenario(REPO / "puzzles" / "handmade" / "section-08.yaml")
+    sc = load_scenario(REPO / "agnes_teach" / "data" / "examples" / "section-08.yaml")
     result = check_scenario(sc, budget=20)
     assert result.ok, result.errors
     assert {"solution", "legal", "illegal"} <= set(result.verified)

@@ -49,7 +49,7 @@ def test_a_large_stock_is_sampled_with_the_given_order_first() -> None:
 
 
 def test_no_hidden_cards_means_one_order() -> None:
-    pos = load_scenario(ROOT / "puzzles/handmade/section-08.yaml").position
+    pos = load_scenario(ROOT / "agnes_teach/data/examples/section-08.yaml").position
     result = claim_holds_for_every_order(pos, status_claim(None, "won"))
     assert result.proved and result.tried == 1
     assert "no hidden cards" in result.argument()

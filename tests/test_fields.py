@@ -47,7 +47,7 @@ REPO = Path(__file__).resolve().parent.parent
 PUZZLES = REPO / "puzzles"
 SCHEMA_FILE = REPO / "docs" / "scenario.schema.json"
 TRAP = REPO / "tests" / "hint_positions" / "stock-last-two-s106-005.yaml"  # an earlier library puzzle
-SECTION_08 = PUZZLES / "handmade" / "section-08.yaml"
+SECTION_08 = PUZZLES.parent / "agnes_teach" / "data" / "examples" / "section-08.yaml"
 
 runner = CliRunner()
 

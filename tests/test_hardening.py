@@ -29,7 +29,7 @@ from agnes_teach.fields import MAX_MOVES
 from agnes_teach.limits import MAX_PROBLEMS_SHOWN, max_workers
 
 REPO = Path(__file__).resolve().parent.parent
-SECTION_08 = REPO / "puzzles" / "handmade" / "section-08.yaml"
+SECTION_08 = REPO / "agnes_teach" / "data" / "examples" / "section-08.yaml"
 runner = CliRunner()
 
 

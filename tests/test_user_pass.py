@@ -32,7 +32,7 @@ from agnes_teach.scenario import scenario_files
 from agnes_teach.yamlio import Locator
 
 REPO = Path(__file__).resolve().parent.parent
-SECTION_08 = REPO / "puzzles" / "handmade" / "section-08.yaml"
+SECTION_08 = REPO / "agnes_teach" / "data" / "examples" / "section-08.yaml"
 LANGS = ("en", "ru", "es")
 runner = CliRunner()
 

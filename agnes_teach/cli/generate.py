@@ -191,6 +191,24 @@ def band_quotas(count: int, difficulty: str | None) -> dict[str, int]:
     return {d: count // 3 + (i < count % 3) for i, d in enumerate(DIFFICULTIES)}
 
 
+def band_picker(count: int, difficulty: str | None, task: str | None = None
+                ) -> tuple[Callable[[Puzzle], bool], Callable[[str, str], bool]]:
+    """(accept, rating_open) for ``mine``: take puzzles of the wanted task while their rating's quota
+    (``band_quotas``) lasts, and skip positions of a full rating early."""
+    quotas = band_quotas(count, difficulty)
+
+    def accept(puzzle: Puzzle) -> bool:
+        if task not in (None, puzzle.task) or quotas.get(puzzle.difficulty, 0) == 0:
+            return False
+        quotas[puzzle.difficulty] -= 1
+        return True
+
+    def rating_open(_theme: str, rating: str) -> bool:
+        return quotas.get(rating, 0) > 0
+
+    return accept, rating_open
+
+
 def _mine(theme: str, count: int, deals: Iterable[int], profile: Profile, difficulty: str | None,
           task: str | None, taken: set[str], max_seconds: float,
           progress: Callable[[int, int, int], None]) -> list[Puzzle]:
@@ -198,16 +216,9 @@ def _mine(theme: str, count: int, deals: Iterable[int], profile: Profile, diffic
     in deal order."""
     from ..generator.mining import mine
 
-    quotas = band_quotas(count, difficulty)
-
-    def wanted(puzzle: Puzzle) -> bool:
-        if task not in (None, puzzle.task) or quotas.get(puzzle.difficulty, 0) == 0:
-            return False
-        quotas[puzzle.difficulty] -= 1
-        return True
-
+    accept, rating_open = band_picker(count, difficulty, task)
     found = mine([theme], deals, profile, want={theme: count}, avoid=taken, max_seconds=max_seconds,
-                 accept=wanted, progress=progress)
+                 accept=accept, rating_open=rating_open, progress=progress)
     return [f.puzzle for f in found]
 
 

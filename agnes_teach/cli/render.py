@@ -99,7 +99,7 @@ def guide_command(
     puzzles: Annotated[
         list[str] | None,
         typer.Option("--puzzles", help="Scenario files or folders for the practice pages (default: the demo "
-                     "set, puzzles/demo, and the playable worked example puzzles/handmade/section-08.yaml). "
+                     "set, puzzles/demo, and the playable worked example agnes_teach/data/examples/section-08.yaml). "
                      "Give --no-practice to leave the practice pages out."),
     ] = None,
     no_practice: Annotated[bool, typer.Option("--no-practice", help="Write no practice pages.")] = False,
@@ -143,13 +143,15 @@ def _demo_puzzles() -> Path:
 
 # The demo's puzzles come from real deals, whose game graphs are far too large to embed; the
 # hand-made worked example of the rules reference keeps one puzzle playable on the practice pages.
-PLAYABLE_EXAMPLE = "handmade/section-08.yaml"
+# It is an illustration, not a puzzle that teaches (criteria 1-2), so it ships with the package's
+# examples rather than in puzzles/.
+PLAYABLE_EXAMPLE = "data/examples/section-08.yaml"
 
 
 def _practice_puzzles() -> list[str]:
     """The default practice set: the demo puzzles and the playable worked example."""
     demo = _demo_puzzles()
-    example = demo.parent / PLAYABLE_EXAMPLE
+    example = Path(str(resources.files("agnes_teach"))) / PLAYABLE_EXAMPLE
     return [str(demo)] + ([str(example)] if example.is_file() else [])
 
 

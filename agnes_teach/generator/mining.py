@@ -46,12 +46,12 @@ from .core import Puzzle, Tally, failable_rate
 from .detectors import LESSON_WINDOW, Lesson
 from .distractors import Distractor, tempting_loss
 from .players import MISCONCEPTIONS, PLAYOUT_SEED, PLAYOUTS, lost_under, misconception_policy, win_rate
-from .teaching import MIN_WRONG_FIRST, decision_points, distinct_children, rating_of
+from .teaching import MIN_DECISIONS, MIN_WRONG_FIRST, decision_points, distinct_children, rating_of
 from .themes import THEMES
 
 DEAL_NODES = 400_000  # solving a whole deal
 VERDICT_NODES = 100_000  # one first move's verdict
-FIRST_MOVE = 15  # earlier positions are openings: nearly the whole game still to play
+FIRST_MOVE = 10  # earlier positions are openings: nearly the whole game still to play
 # ... except for the deal, whose lesson lives in the opening while the stock is full.
 FIRST_MOVE_OF: dict[str, int] = {RuleId.STOCK_DEAL: 4}
 TAIL_MOVES = 6  # positions this close to the end are won by anyone
@@ -99,12 +99,15 @@ class _ThemeTally(Tally):
 
 
 def examine(theme_id: str, pos: Position, line: list[Move], source: str, *, tally: Tally | None = None,
-            nodes: int = VERDICT_NODES, rates: dict[str, float | None] | None = None) -> Puzzle | None:
+            nodes: int = VERDICT_NODES, rates: dict[str, float | None] | None = None,
+            rating_open: Callable[[str], bool] | None = None) -> Puzzle | None:
     """The puzzle at `pos` (won by `line`) for `theme_id`, or None with the reason in `tally`.
 
     Cheapest tests first: the theme on the line, a real choice, random play,
     the misconception, the first moves' verdicts, the decision points.
-    `rates` caches random play's rate by position (it does not depend on the theme)."""
+    `rates` caches random play's rate by position (it does not depend on the theme);
+    `rating_open(rating)` false skips a position whose measured rate falls in a band no longer
+    wanted, before the expensive proofs."""
     tally = _ThemeTally(theme_id, tally or Tally())
     theme = THEMES[theme_id]
     moves = legal_moves(pos)
@@ -127,6 +130,10 @@ def examine(theme_id: str, pos: Position, line: list[Move], source: str, *, tall
         if rates is not None and len(distinct_children(pos)) >= 3:
             rates[key] = rate
     if rate is None:
+        return None
+    band = rating_of(rate, MIN_DECISIONS)
+    if rating_open is not None and band is not None and not rating_open(band):
+        tally.add(f"not wanted ({band})")
         return None
     misconception = MISCONCEPTIONS[theme_id]
     if lost_under(pos, misconception, max_states=0, nodes=nodes) is not True:
@@ -178,6 +185,12 @@ def examine(theme_id: str, pos: Position, line: list[Move], source: str, *, tall
                   stats=stats, stock_shown=bool(pos.stock), source=source)
 
 
+def _for_theme(rating_open: Callable[[str, str], bool] | None, theme: str) -> Callable[[str], bool] | None:
+    if rating_open is None:
+        return None
+    return lambda band: rating_open(theme, band)
+
+
 def positions(number: int, profile: Profile, line: list[Move],
               first: int = FIRST_MOVE) -> Iterator[tuple[int, Position, list[Move]]]:
     """(move number, position, the rest of the line) along a deal's winning line."""
@@ -192,6 +205,7 @@ def mine(themes: Iterable[str], deals: Iterable[int], profile: Profile, *, want:
          avoid: set[str] | None = None, max_seconds: float | None = None, per_deal: int = 2,
          tally: Tally | None = None, progress: Callable[[int, int, int], None] | None = None,
          accept: Callable[[Puzzle], bool] | None = None,
+         rating_open: Callable[[str, str], bool] | None = None,
          deal_nodes: int = DEAL_NODES, nodes: int = VERDICT_NODES) -> list[Found]:
     """Mine the deals in order for puzzles of `themes`, at most `want[theme]` each (default no limit).
 
@@ -199,7 +213,8 @@ def mine(themes: Iterable[str], deals: Iterable[int], profile: Profile, *, want:
     positions of a game come first.  At most `per_deal` puzzles per theme
     come from one deal (positions of one game look alike), at least
     ``SPACING`` moves apart; no two are the same up to symmetry, nor equal to
-    one in `avoid`; `accept` (e.g. a quota per difficulty) may refuse one.
+    one in `avoid`; `accept` (e.g. a quota per difficulty) may refuse one, and
+    `rating_open(theme, rating)` false skips positions of a full rating early.
     `progress(deal, positions examined, found)` after each position.  The
     clock only stops the run; what a deal gives never depends on it."""
     themes = list(themes)
@@ -231,7 +246,7 @@ def mine(themes: Iterable[str], deals: Iterable[int], profile: Profile, *, want:
                     continue
                 examined += 1
                 puzzle = examine(theme, pos, rest, f"deal {number} move {k}", tally=tally, nodes=nodes,
-                                 rates=rates)
+                                 rates=rates, rating_open=_for_theme(rating_open, theme))
                 if puzzle is None:
                     continue
                 if puzzle.key in taken:

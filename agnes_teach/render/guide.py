@@ -350,7 +350,7 @@ def practice_html(scenarios: Sequence[Scenario], lang: str, langs: Sequence[str]
         switcher=[(code, ENDONYMS.get(code, code), f"practice-{code}.html") for code in langs],
         guide_href=f"{lang}.html",
         puzzles=[{"id": p.scenario.id, "title": scenario_title(p.scenario, lang),
-                  "task": instruction(p.scenario.task, lang)} for p in page.playable],
+                  "task": instruction(p.scenario.task, lang, p.scenario.position)} for p in page.playable],
         skipped=[{"title": scenario_title(p.scenario, lang), "reason": reasons[p.reason]}
                  for p in page.skipped],
         data=page.data,

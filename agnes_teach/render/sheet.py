@@ -107,17 +107,24 @@ def explanation(sc: Scenario, lang: str) -> str | None:
 
 
 def stock_note(sc: Scenario, lang: str) -> str | None:
+    """What a shown stock means for the pupil (its cards are drawn once, in the diagram)."""
     if not sc.position.stock or sc.raw.get("stock_shown") is not True:
         return None
-    from ..cards import card_symbol
-
-    cards = " ".join(card_symbol(c) for c in sc.position.stock)
-    return i18n.text(lang, "sheet", "The stock, face up, in dealing order: {cards}", cards=cards)
+    return i18n.text(lang, "sheet", "The stock is face up: its cards are drawn under the reserve, in dealing "
+                     "order, one row per deal. You may plan with that order.")
 
 
-def instruction(task: str | None, lang: str) -> str:
+def instruction(task: str | None, lang: str, pos: Position | None = None) -> str:
+    """The task in words; a win task says how many cards are still to bring home (a mined
+    position has many home already)."""
     t = i18n.text
     if task == "win":
+        out = 52 - sum(pos.foundations) if pos is not None else 52
+        if out < 52:
+            return i18n.ntext(lang, "sheet", "Finish the game: {n} card is still in play; bring it home to its "
+                              "foundation. Write down your moves in order.",
+                              "Finish the game: {n} cards are still in play; bring them home to the "
+                              "foundations. Write down your moves in order.", out)
         return t(lang, "sheet", "Bring all 52 cards home to the foundations. Write down your moves in order.")
     if task == "key-move":
         return t(lang, "sheet", "Only one first move keeps this game winnable. Which move is it?")
@@ -288,7 +295,7 @@ def load_items(
             number=len(items) + 1,
             id=sc.id,
             title=title,
-            instruction=instruction(sc.task, lang),
+            instruction=instruction(sc.task, lang, sc.position),
             diagram=position_svg(sc.position, lang, caption=title,
                                  stock_shown=sc.raw.get("stock_shown") is True),
             answer_label=label,

@@ -249,7 +249,9 @@ def position_svg(pos: Position, lang: str = "en", move: Move | None = None, capt
     stock_n = len(pos.stock)
     parts.append(_label(lay.stock.x, lay.stock.y, t(lang, "diagram", "stock")))
     stock_words = i18n.ntext(lang, "diagram", "{n} card in the stock", "{n} cards in the stock", stock_n)
-    if stock_n:
+    if stock_n and stock_shown:  # its cards are drawn face up below: here only how many are left
+        parts.append(_empty(lay.stock.x, lay.stock.y, str(stock_n), stock_words))
+    elif stock_n:
         parts.append(
             f'<g class="stock"><title>{escape(stock_words)}</title>'
             f'<rect x="{lay.stock.x:g}" y="{lay.stock.y:g}" width="{CARD_W}" height="{CARD_H}" rx="4" '
