@@ -5,6 +5,7 @@ Run:
   .venv/bin/python bench/teach.py --fresh 6 --fresh-seed 777 [--max-seconds 300]
   .venv/bin/python bench/teach.py --fresh 4 --fresh-deals 5001-5400 --playouts 200
   .venv/bin/python bench/teach.py --library puzzles/generated --playouts 0 --fatal 40
+  .venv/bin/python bench/teach.py --library puzzles/generated --playouts 0 --keys
 
 With ``--fresh-deals RANGE`` the fresh batch is mined from those deals
 (``generate --source deals``) instead of built from a seed.
@@ -146,6 +147,46 @@ def fatal_table(folder: str, playouts: int, seed: int) -> str:
     return "\n".join(out)
 
 
+def key_table(folder: str) -> str:
+    """Criterion 6: how the answer key explains each file's tempting move, per theme."""
+    from agnes_teach.engine import AmbiguousMoveError, IllegalMoveError, refusal
+    from agnes_teach.generator.refutation import observe, reason
+    from agnes_teach.moves import parse_move_text
+
+    kinds = ("refused: rule sentence", "deadlock", "no-landing", "buried (next)", "buried", "last-empty",
+             "generic")
+    by: dict[str, dict[str, int]] = defaultdict(lambda: dict.fromkeys(kinds, 0))
+    for f in scenario_files([folder]):
+        sc = load_scenario(f)
+        theme = next((t for t in sc.themes if t in THEMES), "(other)")
+        text = sc.expect.get("trap_move") or (sc.raw.get("distractor") or {}).get("move")
+        if text is None:
+            continue
+        try:
+            got = resolve(sc.position, parse_move_text(text) if isinstance(text, str) else text)
+        except (AmbiguousMoveError, IllegalMoveError):
+            continue
+        if refusal(sc.position, got) is not None:
+            by[theme][kinds[0]] += 1
+        elif reason(sc.position, got) is not None:
+            by[theme]["deadlock"] += 1
+        elif (seen := observe(sc.position, got)) is not None:
+            name = "buried (next)" if seen.kind == "buried" and seen.next else seen.kind
+            by[theme][name] += 1
+        else:
+            by[theme]["generic"] += 1
+    head = ["theme", *kinds]
+    out = [f"### {folder}: how the key explains the tempting move", "",
+           "| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
+    total = dict.fromkeys(kinds, 0)
+    for theme in sorted(by):
+        out.append(f"| {theme} | " + " | ".join(str(by[theme][k]) for k in kinds) + " |")
+        for k in kinds:
+            total[k] += by[theme][k]
+    out.append("| all | " + " | ".join(str(total[k]) for k in kinds) + " |")
+    return "\n".join(out)
+
+
 def table(title: str, rows: list[Row], rates: dict[str, float] | None) -> str:
     by: dict[str, list[Row]] = defaultdict(list)
     for row in rows:
@@ -197,6 +238,8 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=20261201, help="playout seed (not the checker's)")
     parser.add_argument("--fatal", type=int, default=0,
                         help="with --library: this many more random playouts per file, to a fatal mistake")
+    parser.add_argument("--keys", action="store_true",
+                        help="with --library: how the answer key explains each tempting move (criterion 6)")
     parser.add_argument("--json", help="write every puzzle's measures to this file")
     args = parser.parse_args()
     dump: list[dict[str, object]] = []
@@ -204,6 +247,8 @@ def main() -> None:
         rows = library_rows(args.library, args.playouts, args.seed)
         print(table(f"library {args.library}", rows, None))
         dump += [{"theme": r[0], "id": r[1], "difficulty": r[2], **r[4].to_json()} for r in rows]
+    if args.library and args.keys:
+        print(key_table(args.library))
     if args.library and args.fatal:
         print(fatal_table(args.library, args.fatal, args.seed))
     if args.fresh:

@@ -99,7 +99,8 @@ def guide_command(
     puzzles: Annotated[
         list[str] | None,
         typer.Option("--puzzles", help="Scenario files or folders for the practice pages (default: the demo "
-                     "set, puzzles/demo, and the playable worked example agnes_teach/data/examples/section-08.yaml). "
+                     "set, puzzles/demo, and the playable worked example "
+                     "agnes_teach/data/examples/section-08.yaml). "
                      "Give --no-practice to leave the practice pages out."),
     ] = None,
     no_practice: Annotated[bool, typer.Option("--no-practice", help="Write no practice pages.")] = False,

@@ -15,8 +15,10 @@ from pathlib import Path
 from markupsafe import Markup
 
 from .. import i18n
+from ..cards import Card
 from ..engine import AmbiguousMoveError, IllegalMoveError, apply_move, legal_moves, resolve
 from ..errors import InputError, Problem
+from ..generator.refutation import Observation
 from ..moves import Move, MoveText
 from ..position import Position
 from ..scenario import Scenario, load_scenario, scenario_files
@@ -70,7 +72,7 @@ def explanation(sc: Scenario, lang: str) -> str | None:
     """Why the tempting move fails: the rule that refuses it, or, for a legal one the solver proves
     losing, the deadlock the position shows after it (generator.refutation), if one shows."""
     from ..cards import card_symbol
-    from ..generator.refutation import reason
+    from ..generator.refutation import observe, reason
     from ..moves import parse_move_text
 
     illegal = sc.expect.get("illegal") or {}
@@ -91,6 +93,9 @@ def explanation(sc: Scenario, lang: str) -> str | None:
                                  "so no line brings every card home.", move=shown,
                                  upper=card_symbol(block.upper), lower=card_symbol(block.lower),
                                  pile=block.pile)
+            seen = observe(sc.position, got)
+            if seen is not None:
+                return observation_text(seen, shown, lang)
             return i18n.text(lang, "sheet", "The move “{move}” loses: after it no line brings every card "
                              "home (the solver proves it).", move=shown)
     for text, rule_id in illegal.items():
@@ -104,6 +109,30 @@ def explanation(sc: Scenario, lang: str) -> str | None:
                                  why=i18n.refusal_message(why, lang))
         del rule_id
     return None
+
+
+def observation_text(seen: Observation, move: str, lang: str) -> str:
+    """What a losing move changes for good, in words (generator.refutation.observe)."""
+    from ..cards import card_symbol
+
+    def sym(card: Card | None) -> str:
+        return card_symbol(card) if card is not None else ""
+
+    fields = {"move": move, "card": sym(seen.card), "under": sym(seen.under), "cover": sym(seen.cover),
+              "pile": seen.pile}
+    t = i18n.text
+    if seen.kind == "no-landing":
+        return t(lang, "sheet", "The move “{move}” loses (the solver proves it): after it {card} has no "
+                 "place left in the columns, since every card it could lie on is home, yet it still covers "
+                 "{under} in {pile}.", **fields)
+    if seen.kind == "buried" and seen.next:
+        return t(lang, "sheet", "The move “{move}” loses (the solver proves it): it lays {cover} on {card} "
+                 "in {pile}, and {card} is the next card its foundation needs.", **fields)
+    if seen.kind == "buried":
+        return t(lang, "sheet", "The move “{move}” loses (the solver proves it): after it {card} lies under "
+                 "{cover} in {pile}.", **fields)
+    return t(lang, "sheet", "The move “{move}” loses (the solver proves it): it fills the last empty column.",
+             **fields)
 
 
 def stock_note(sc: Scenario, lang: str) -> str | None:
@@ -121,8 +150,8 @@ def instruction(task: str | None, lang: str, pos: Position | None = None) -> str
     if task == "win":
         out = 52 - sum(pos.foundations) if pos is not None else 52
         if out < 52:
-            return i18n.ntext(lang, "sheet", "Finish the game: {n} card is still in play; bring it home to its "
-                              "foundation. Write down your moves in order.",
+            return i18n.ntext(lang, "sheet", "Finish the game: {n} card is still in play; bring it home to "
+                              "its foundation. Write down your moves in order.",
                               "Finish the game: {n} cards are still in play; bring them home to the "
                               "foundations. Write down your moves in order.", out)
         return t(lang, "sheet", "Bring all 52 cards home to the foundations. Write down your moves in order.")

@@ -1,0 +1,58 @@
+"""Criterion 6: the key says why a legal tempting move loses, from the position.
+
+Fixed mined positions (copies of puzzles of an earlier library, kept here as fixtures): each
+tempting move and what the key can read off the position after it."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from agnes_teach.cards import card_symbol
+from agnes_teach.engine import resolve
+from agnes_teach.generator.refutation import observe, reason
+from agnes_teach.moves import parse_move_text
+from agnes_teach.render.sheet import load_items
+from agnes_teach.scenario import load_scenario
+
+HERE = Path(__file__).resolve().parent / "refutation_positions"
+
+CASES = [  # (file, tempting move, deadlock?, observation kind, card, other card, pile, needed next)
+    ("foundation-wrap-d43-m36", "KC>t7", False, "buried", "A♦", "K♣", "t7", True),
+    ("stock-deal-d9-m9", "deal", False, "buried", "5♦", "9♥", "r3", False),
+    ("foundation-wrap-d89-m17", "10S>t1", False, "last-empty", None, None, "", False),
+    ("tableau-wrap-d10-m43", "AD>f", True, "no-landing", "K♣", "3♥", "t5", False),
+    ("tableau-wrap-d14-m36", "4H>t1", False, "buried", "5♠", "4♥", "t1", False),
+    ("tableau-wrap-d5-m32", "AS>f", False, None, None, None, "", False),
+]
+
+
+@pytest.mark.parametrize(("name", "move", "dead", "kind", "card", "other", "pile", "next_"), CASES)
+def test_what_a_losing_move_changes_for_good(name: str, move: str, dead: bool, kind: str | None,
+                                             card: str | None, other: str | None, pile: str,
+                                             next_: bool) -> None:
+    sc = load_scenario(HERE / f"{name}.yaml")
+    got = resolve(sc.position, parse_move_text(move))
+    assert (reason(sc.position, got) is not None) is dead
+    seen = observe(sc.position, got)
+    if kind is None:
+        assert seen is None
+        return
+    assert seen is not None and seen.kind == kind and seen.pile == pile and seen.next is next_
+    if card is not None:
+        assert seen.card is not None and card_symbol(seen.card) == card
+        second = seen.cover if kind == "buried" else seen.under
+        assert second is not None and card_symbol(second) == other
+
+
+@pytest.mark.parametrize(("name", "lang", "words"), [
+    ("foundation-wrap-d43-m36", "en", "it lays K♣ on A♦ in t7, and A♦ is the next card its foundation needs"),
+    ("foundation-wrap-d43-m36", "ru", "он кладёт K♣ на A♦ в t7, а A♦ — следующая карта, которую ждёт её дом"),
+    ("stock-deal-d9-m9", "es", "después 5♦ queda debajo de 9♥ en r3"),
+    ("foundation-wrap-d89-m17", "en", "it fills the last empty column"),
+    ("tableau-wrap-d5-m32", "en", "after it no line brings every card home (the solver proves it)"),
+])
+def test_the_key_names_it_in_the_sheets_language(name: str, lang: str, words: str) -> None:
+    (item,) = load_items([str(HERE / f"{name}.yaml")], lang)
+    assert item.explanation is not None and words in item.explanation
