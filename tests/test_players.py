@@ -207,3 +207,10 @@ def test_the_last_two_believer_plays_x1_only_after_x2(x1: str, x2: str, lost: bo
     believed = TRANSFORMS["exposed-cells-as-one-pile"](position)
     assert believed is not None and believed.exposed[1] == ()
     assert lost_under(position, MISCONCEPTIONS["stock.last-two"], max_states=0, depth=0) is lost
+
+
+def test_a_playout_asks_the_solver_at_doubling_gaps() -> None:
+    from agnes_teach.generator.players import CHECK_POINTS, check_points
+
+    assert sorted(CHECK_POINTS) == [0, 15, 30, 60, 120, 240, 480, 960, 1920]
+    assert sorted(check_points(2, 10)) == [0, 2, 4, 8]

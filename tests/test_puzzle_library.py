@@ -1,5 +1,8 @@
-"""The shipped library: every scenario under puzzles/ passes the checker, and the counts
-per theme meet the issue's minimum (12 for each required theme, 6 for each other)."""
+"""The shipped library: every scenario under puzzles/ passes the checker (criteria 3-4 and
+every claim), the counts per theme meet the issue's minimum (12 for each required theme, 8 for
+each other), every file records the play it was measured by and meets criteria 1-2 by it, and
+the ratings differ in measured random play (criterion 5).  Re-measuring every file takes
+minutes (`agnes-teach check --teach puzzles`); a fixed sample is measured again here."""
 
 from __future__ import annotations
 
@@ -82,21 +85,56 @@ def test_generated_files_record_what_made_them() -> None:
             assert "trap_move" in s.expect
 
 
-def test_library_spans_the_difficulties() -> None:
-    assert set(Counter(s.raw["difficulty"] for s in GENERATED)) == set(DIFFICULTIES)
-    # Mined positions are win tasks: a real mid-game position almost never has exactly one winning
-    # first move, and a trap needs two losing ones (README, "Puzzles from real play").
-    assert {s.task for s in GENERATED} <= set(TASKS)
+SOREL = LIBRARY / "sorel"  # the Agnes Sorel set, being reworked in another issue
 
 
-def test_generated_files_record_play_that_meets_criterion_1() -> None:
-    # What the generator measured with the checker's playouts; `check --teach` measures it again.
-    for s in GENERATED:
-        measured = s.raw["measured"]
+def _teaching_files() -> list[Scenario]:
+    return [s for s in SCENARIOS if SOREL not in Path(s.file).parents]
+
+
+def test_every_puzzle_records_the_play_that_meets_criteria_1_and_2() -> None:
+    from agnes_teach.generator.players import RANDOM_PLAYOUTS
+    from agnes_teach.generator.teaching import rating_of
+
+    teaching = _teaching_files()
+    assert len(teaching) >= 76
+    for s in teaching:
+        measured = s.raw.get("measured")
+        assert isinstance(measured, dict), f"{s.file}: no measured play"
+        # Random play by fatal mistakes: a game is lost only once the solver proves it lost.
+        assert measured["random_playouts"] == RANDOM_PLAYOUTS, s.file
         assert measured["random_win_percent"] <= 35, s.file
-        if s.raw["difficulty"] != "easy":
-            assert measured["decisions"] >= 2, s.file
+        assert measured["misconception_win_percent"] == 0, s.file
+        rating = rating_of(measured["random_win_percent"] / 100, measured["decisions"])
+        assert s.raw["difficulty"] == rating, s.file
 
 
-def test_a_few_scenarios_are_written_by_hand() -> None:
-    assert len([s for s in SCENARIOS if "generator" not in s.raw]) >= 3
+def test_within_each_theme_the_ratings_differ_in_measured_random_play() -> None:
+    by: dict[tuple[str, str], list[int]] = {}
+    for s in GENERATED:
+        if not _in_demo(s):
+            rate = s.raw["measured"]["random_win_percent"]
+            by.setdefault((s.themes[0], s.raw["difficulty"]), []).append(rate)
+    for theme in THEMES:
+        means = [sum(by[(theme, d)]) / len(by[(theme, d)]) for d in DIFFICULTIES if (theme, d) in by]
+        assert len(means) == 3, (theme, sorted(k[1] for k in by if k[0] == theme))
+        assert means[0] > means[1] > means[2], (theme, means)
+
+
+# One puzzle per rating, measured again with the real referee (100 fatal-mistake games each).
+SAMPLE = [s for s in GENERATED if not _in_demo(s) and s.themes[0] == "tableau.empty"]
+SAMPLE = [next(s for s in SAMPLE if s.raw["difficulty"] == d) for d in DIFFICULTIES]
+
+
+@pytest.mark.parametrize("scenario", SAMPLE, ids=[s.id for s in SAMPLE])
+def test_a_sample_meets_criteria_1_to_4_measured_again(scenario: Scenario) -> None:
+    result = check_scenario(scenario, budget=BUDGET, teach=True)
+    assert result.ok, [f"{e.rule}: {e.message}" for e in result.errors]
+    assert "teaches" in result.verified
+
+
+def test_the_hand_made_illustrations_live_outside_the_library() -> None:
+    examples = ROOT / "agnes_teach" / "data" / "examples"
+    assert len(list(examples.glob("*.yaml"))) >= 3
+    assert not (LIBRARY / "handmade").exists()
+    assert all("generator" in s.raw for s in _teaching_files())

@@ -10,8 +10,10 @@ A puzzle teaches only if it can be failed.  These players measure that:
 
 **Criterion 1's measure is the fatal-mistake playout** (``random_win_rate``):
 a uniformly random game goes on until it wins, until the solver proves the
-position lost (checked every ``FATAL_CHECK_EVERY`` moves, ``FATAL_NODES``
-states per check), until it has no legal move, or until ``FATAL_CAP`` moves
+position lost (checked at the start, after ``FATAL_CHECK_FIRST`` moves and
+then at doubling gaps; ``FATAL_STEP_NODES`` states per check on the way,
+``FATAL_NODES`` at the end), until it has no legal move, or until
+``FATAL_CAP`` moves
 (far beyond any solution line; then the solver decides once more and a
 position not proved lost counts as "no fatal mistake").  A playout is *won*
 when it made no fatal mistake.  ``RANDOM_PLAYOUTS`` playouts, playout `i`
@@ -64,8 +66,9 @@ BELIEF_NODES = 300_000  # the solver's budget (states) for one verdict of the be
 TREE_DEPTH = 1  # how many believer moves the tree test looks ahead before the full game's solver decides
 
 FATAL_CAP = 3_000  # far beyond any solution line: a playout still alive here has made no fatal mistake
-FATAL_CHECK_EVERY = 15  # moves between solver checks of a playout (a lost position stays lost)
-FATAL_NODES = 200_000  # the solver's budget per check; "unknown" counts as still alive
+FATAL_CHECK_FIRST = 15  # the first solver check of a playout after its start; the gap then doubles
+FATAL_NODES = 200_000  # the solver's budget for the check at the cap; "unknown" counts as no fatal mistake
+FATAL_STEP_NODES = 20_000  # ... and for each check on the way ("unknown": play on, a later check decides)
 RANDOM_PLAYOUTS = 100  # criterion 1: fatal-mistake playouts per puzzle (checker, generator, files)
 SCREEN_MIN = 20  # the generator's early reject looks at no fewer playouts than this
 SCREEN_Z = 2.576  # ... and rejects once the 99% Wilson lower bound of the win rate passes RANDOM_MAX
@@ -229,29 +232,47 @@ def win_rate(pos: Position, policy: Policy, playouts: int = PLAYOUTS, seed: int 
     return sum(playout(pos, policy, rng) for _ in range(playouts)) / playouts
 
 
+def check_points(first: int = FATAL_CHECK_FIRST, cap: int = FATAL_CAP) -> frozenset[int]:
+    """The moves after which a playout asks the solver: the start, `first`, then doubling gaps.
+
+    A lost position stays lost and cannot be won, so the schedule changes
+    only how soon a fatal mistake is seen (and what it costs), never whether:
+    a game that made one is stopped at a later check, or at the cap."""
+    points = {0}
+    at = first
+    while at < cap:
+        points.add(at)
+        at *= 2
+    return frozenset(points)
+
+
+CHECK_POINTS = check_points()
+
+
 def fatal_playout(pos: Position, policy: Policy, rng: random.Random, max_moves: int = FATAL_CAP,
-                  check_every: int = FATAL_CHECK_EVERY, nodes: int = FATAL_NODES,
-                  verdicts: dict[bytes, str] | None = None) -> bool:
+                  nodes: int = FATAL_NODES, step_nodes: int = FATAL_STEP_NODES,
+                  verdicts: dict[Position, str] | None = None) -> bool:
     """One game by `policy` from `pos`: did it reach a position the solver proves lost?
 
-    A game that wins, or is still not proved lost after `max_moves`, made no
-    fatal mistake.  Being stuck (no move the policy makes) in an unwon
-    position is a loss.  `verdicts` caches the solver's answers by canonical
-    key (the start position is checked by every playout).
+    The solver looks at the positions after ``CHECK_POINTS`` moves
+    (`step_nodes` states each: an undecided check only defers the question)
+    and at the cap (`nodes` states).  A game that wins, or is still not proved lost after
+    `max_moves`, made no fatal mistake.  Being stuck (no move the policy
+    makes) in an unwon position is a loss.  `verdicts` caches the solver's
+    answers (the start position is checked by every playout).
     """
     cache = verdicts if verdicts is not None else {}
 
-    def lost(here: Position) -> bool:
-        key = canonical_key(here)
-        if key not in cache:
-            cache[key] = solve(here, nodes=nodes).status
-        return cache[key] == "lost"
+    def lost(here: Position, budget: int) -> bool:
+        if cache.get(here, "unknown") == "unknown":
+            cache[here] = solve(here, nodes=budget).status
+        return cache[here] == "lost"
 
     def proved_lost(here: Position, done: int = 0) -> bool:
-        return done % check_every == 0 and lost(here)
+        return done in CHECK_POINTS and lost(here, step_nodes)
 
     end, how = _game(pos, policy, rng, max_moves, proved_lost)
-    return how in ("halted", "stuck") or (how == "cap" and lost(end))
+    return how in ("halted", "stuck") or (how == "cap" and lost(end, nodes))
 
 
 def _playout_rng(seed: int, i: int) -> random.Random:
@@ -262,7 +283,7 @@ def _playout_rng(seed: int, i: int) -> random.Random:
 def fatal_mistake_rate(pos: Position, policy: Policy, playouts: int = 40, seed: int = PLAYOUT_SEED,
                        **limits: int) -> float:
     """The share of `playouts` games by `policy` that make a fatal mistake (fixed seed)."""
-    cache: dict[bytes, str] = {}
+    cache: dict[Position, str] = {}
     return sum(fatal_playout(pos, policy, _playout_rng(seed, i), verdicts=cache, **limits)
                for i in range(playouts)) / playouts
 
@@ -288,7 +309,7 @@ def random_win_rate(pos: Position, playouts: int = RANDOM_PLAYOUTS, seed: int = 
     generator's screen only ever rejects this way, never accepts).  A rate
     that is returned is always the full count's."""
     policy = policy or random_policy
-    cache: dict[bytes, str] = {}
+    cache: dict[Position, str] = {}
     wins = 0
     for i in range(playouts):
         wins += not fatal_playout(pos, policy, _playout_rng(seed, i), verdicts=cache)

@@ -1,0 +1,30 @@
+#!/bin/sh
+# Rebuilds puzzles/demo/ from puzzles/generated/: for each of four themes, the
+# easy puzzle that comes first in file-name order, copied with the id
+# "demo-<its id>" (the demo command and the Quick start print these four).
+# Run from the repository root after build-library.sh:  sh puzzles/build-demo.sh
+set -e
+PY=${PYTHON:-.venv/bin/python}
+"$PY" - <<'PYEOF'
+from pathlib import Path
+
+import yaml
+
+themes = [("01-empty-column", "tableau.empty"), ("02-ace-after-king", "foundation.wrap"),
+          ("03-deal-or-not", "stock.deal"), ("04-run-moves", "tableau.run")]
+demo = Path("puzzles/demo")
+demo.mkdir(exist_ok=True)
+for old in demo.glob("*.yaml"):
+    old.unlink()
+for name, theme in themes:
+    files = sorted(Path("puzzles/generated", theme).glob("*.yaml"))
+    easy = [f for f in files if yaml.safe_load(f.read_text("utf-8"))["difficulty"] == "easy"]
+    source = (easy or files)[0]
+    text = source.read_text("utf-8")
+    first, rest = text.split("\n", 1)
+    assert first.startswith("id: "), source
+    head = (f"# The demo set: a copy of {source.as_posix()} (the demo command and the\n"
+            "# Quick start print these four).  Rebuilt by puzzles/build-demo.sh.\n")
+    (demo / f"{name}.yaml").write_text(head + f"id: demo-{first[4:]}\n" + rest, encoding="utf-8")
+    print(f"{name}: {source.as_posix()}")
+PYEOF
