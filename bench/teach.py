@@ -12,18 +12,19 @@ With ``--fresh-deals RANGE`` the fresh batch is mined from those deals
 
 For the scenarios of a folder (``--library``), and/or a fresh batch generated
 per theme from a seed (``--fresh N --fresh-seed S``), prints per theme:
-random-play, greedy home-first and misconception-player win rates (playouts
-with this run's seed, not the checker's), the share of puzzles lost when the
-theme's permission is removed, mean decision points on the solution line,
-the share meeting criteria 1-2, random-play win rate per difficulty, and for
-a fresh batch the generation rate (verified puzzles per minute, one process).
-``--json FILE`` writes every puzzle's measures.
+random-play and greedy home-first win rates by fatal-mistake games (a game
+is lost only once the solver proves it lost: criterion 1's measure, with
+this run's seed, not the checker's; ``--playouts`` games each), the
+misconception player's capped win rate, the share of puzzles lost when the
+theme's permission is removed, mean decision points on the solution line
+(counted up to 8), the share meeting criteria 1-2, random-play win rate per
+difficulty, and for a fresh batch the generation rate (verified puzzles per
+minute, one process).  ``--json FILE`` writes every puzzle's measures.
 
-``--fatal N`` (with ``--library``) adds a stricter table: N random playouts
-per puzzle with no move cap that matters, each ending when it wins or when
-the solver proves the position lost (``players.fatal_mistake_rate``).  The
-capped "random" column counts running out of moves as a loss; this one
-counts only a mistake that loses the game.
+``--fatal N`` (with ``--library``) prints random play alone, N games per
+file (``players.fatal_mistake_rate``), the quick table of the earlier
+library.  ``--keys`` (with ``--library``) counts how the answer key
+explains each tempting move (criterion 6).
 """
 
 from __future__ import annotations
@@ -60,6 +61,7 @@ def _line(sc_pos, texts) -> list[Move]:  # type: ignore[no-untyped-def]
     return out
 
 
+DECISIONS_COUNTED = 8  # decision points are counted up to this many (a full 80-move line takes minutes)
 Row = tuple[str, str, str | None, str | None, Measures, int]  # theme, id, difficulty, task, measures, refused
 
 
@@ -71,7 +73,8 @@ def library_rows(folder: str, playouts: int, seed: int) -> list[Row]:
         line = _line(sc.position, sc.solution)
         refused = len(sc.expect.get("illegal", {}))
         theme = themes[0] if themes[0] in THEMES else None
-        m = measure(sc.position, theme, line, playouts=playouts, seed=seed)
+        m = measure(sc.position, theme, line, playouts=playouts, seed=seed,
+                    decisions_needed=DECISIONS_COUNTED)
         rows.append((themes[0], sc.id, sc.raw.get("difficulty"), sc.task, m, refused))
         print(f"  {sc.id}: random {m.random:.2f} misc {m.misconception}", file=sys.stderr, flush=True)
     return rows
@@ -81,7 +84,8 @@ def _measured(theme: str, puzzles: list[Puzzle], ids: list[str], playouts: int, 
     """The players' measures of a fresh batch, one row per puzzle."""
     rows: list[Row] = []
     for p, ident in zip(puzzles, ids, strict=True):
-        m = measure(p.position, theme, p.solution, playouts=playouts, seed=seed)
+        m = measure(p.position, theme, p.solution, playouts=playouts, seed=seed,
+                    decisions_needed=DECISIONS_COUNTED)
         refused = 1 if p.distractor.rule is not None else 0
         rows.append((theme, ident, p.difficulty, p.task, m, refused))
     return rows

@@ -101,3 +101,15 @@ def test_a_mined_batch_is_spread_over_the_ratings(count: int, difficulty: str | 
     from agnes_teach.cli.generate import band_quotas
 
     assert band_quotas(count, difficulty) == quotas
+
+
+@pytest.mark.parametrize(("scenario", "teaches"), [(MINED, True), (SURVIVED, False)], ids=["d6-m17", "d3-m40"])
+def test_check_teach_judges_random_play_by_fatal_mistakes(scenario: object, teaches: bool) -> None:
+    from agnes_teach.checker import check_scenario
+    from agnes_teach.scenario import Scenario
+
+    assert isinstance(scenario, Scenario)
+    result = check_scenario(scenario, teach=True)
+    assert result.ok is teaches, [e.message for e in result.errors]
+    if not teaches:
+        assert any("random play wins 100% of playouts" in e.message for e in result.errors)
