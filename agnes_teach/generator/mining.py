@@ -46,7 +46,14 @@ from .core import Puzzle, Tally, failable_rate
 from .detectors import LESSON_WINDOW, Lesson
 from .distractors import Distractor, tempting_loss
 from .players import MISCONCEPTIONS, PLAYOUT_SEED, PLAYOUTS, lost_under, misconception_policy, win_rate
-from .teaching import MIN_DECISIONS, MIN_WRONG_FIRST, decision_points, distinct_children, rating_of
+from .teaching import (
+    MIN_DECISIONS,
+    MIN_FIRST_MOVES,
+    MIN_WRONG_FIRST,
+    decision_points,
+    distinct_children,
+    rating_of,
+)
 from .themes import THEMES
 
 DEAL_NODES = 400_000  # solving a whole deal
@@ -103,8 +110,10 @@ def examine(theme_id: str, pos: Position, line: list[Move], source: str, *, tall
             rating_open: Callable[[str], bool] | None = None) -> Puzzle | None:
     """The puzzle at `pos` (won by `line`) for `theme_id`, or None with the reason in `tally`.
 
-    Cheapest tests first: the theme on the line, a real choice, random play,
-    the misconception, the first moves' verdicts, the decision points.
+    Cheapest tests first: the theme on the line, a real choice, the
+    misconception, random play, the first moves' verdicts, the decision
+    points (the order changes only the cost and the reason tallied, never
+    which positions are kept).
     `rates` caches random play's rate by position (it does not depend on the theme);
     `rating_open(rating)` false skips a position whose measured rate falls in a band no longer
     wanted, before the expensive proofs."""
@@ -120,6 +129,14 @@ def examine(theme_id: str, pos: Position, line: list[Move], source: str, *, tall
     if not theme.detect(Lesson(pos, tuple(line), assumed, within=LESSON_WINDOW)):
         tally.add("theme not on the line")
         return None
+    if len(distinct_children(pos)) < MIN_FIRST_MOVES:
+        tally.add("fewer than 3 first moves")
+        return None
+    # The proof under the belief is one or a few solver runs: cheaper than 100 random games.
+    misconception = MISCONCEPTIONS[theme_id]
+    if lost_under(pos, misconception, max_states=0, nodes=nodes) is not True:
+        tally.add("not lost under the misconception")
+        return None
     key = puzzle_key(pos)
     if rates is not None and key in rates:
         rate = rates[key]
@@ -127,17 +144,13 @@ def examine(theme_id: str, pos: Position, line: list[Move], source: str, *, tall
             tally.add("random play wins")
     else:
         rate = failable_rate(pos, tally)
-        if rates is not None and len(distinct_children(pos)) >= 3:
+        if rates is not None:
             rates[key] = rate
     if rate is None:
         return None
     band = rating_of(rate, MIN_DECISIONS)
     if rating_open is not None and band is not None and not rating_open(band):
         tally.add(f"not wanted ({band})")
-        return None
-    misconception = MISCONCEPTIONS[theme_id]
-    if lost_under(pos, misconception, max_states=0, nodes=nodes) is not True:
-        tally.add("not lost under the misconception")
         return None
     verdicts = _verdicts(pos, nodes)
     statuses = [status for _, status in verdicts.values()]
