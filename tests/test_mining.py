@@ -103,7 +103,8 @@ def test_a_mined_batch_is_spread_over_the_ratings(count: int, difficulty: str | 
     assert band_quotas(count, difficulty) == quotas
 
 
-@pytest.mark.parametrize(("scenario", "teaches"), [(MINED, True), (SURVIVED, False)], ids=["d6-m17", "d3-m40"])
+@pytest.mark.parametrize(("scenario", "teaches"), [(MINED, True), (SURVIVED, False)],
+                         ids=["d6-m17", "d3-m40"])
 def test_check_teach_judges_random_play_by_fatal_mistakes(scenario: object, teaches: bool) -> None:
     from agnes_teach.checker import check_scenario
     from agnes_teach.scenario import Scenario

@@ -24,7 +24,16 @@ from .canonical import puzzle_key
 from .detectors import LESSON_WINDOW, Lesson
 from .distractors import Distractor, tempting_loss
 from .graph import GameGraph, explore
-from .players import MISCONCEPTIONS, RANDOM_MAX, lost_under, random_win_rate
+from .players import (
+    MISCONCEPTIONS,
+    PLAYOUT_SEED,
+    PLAYOUTS,
+    RANDOM_MAX,
+    lost_under,
+    misconception_policy,
+    random_win_rate,
+    win_rate,
+)
 from .teaching import MIN_FIRST_MOVES, MIN_WRONG_FIRST, distinct_children, rating_of
 from .themes import THEMES, Theme
 
@@ -315,6 +324,8 @@ def candidate(theme: Theme, task: str, profile: Profile, seed: int, size: int,
     if rate_random is None:
         rate_random = random_win_rate(pos) or 0.0
     stats["random"] = rate_random
+    if teach and (belief := MISCONCEPTIONS.get(theme.id)) is not None:
+        stats["misconception"] = win_rate(pos, misconception_policy(belief), PLAYOUTS, PLAYOUT_SEED)
     rated = rating_of(rate_random, decisions) if teach else difficulty_of(score)
     if rated is None:
         tally.add("too few decision points for its random-play rate")
