@@ -39,19 +39,18 @@ def locate(pos: Position, card: Card) -> Place:
     return Place(_FOUNDATION, suit, pos.foundation_cards(suit).index(card))
 
 
-@cache
-def _pile_counts(profile: Profile) -> dict[PileKind, int]:
-    return {_COLUMN: profile.columns, _RESERVE: profile.reserve_piles, _EXPOSED: profile.exposed_cells}
-
-
 def pile_count(profile: Profile, kind: PileKind) -> int:
     """How many piles of `kind` the profile's layout has (0 for the foundations and the stock)."""
-    return _pile_counts(profile).get(kind, 0)
+    if kind is _COLUMN:
+        return profile.columns
+    if kind is _RESERVE:
+        return profile.reserve_piles
+    return profile.exposed_cells if kind is _EXPOSED else 0
 
 
 def pile_exists(pos: Position, name: Pile | str) -> bool:
     pile = name if type(name) is Pile else Pile.parse(name)
-    return 1 <= pile.number <= _pile_counts(pos.profile).get(pile.kind, 0)
+    return 1 <= pile.number <= pile_count(pos.profile, pile.kind)
 
 
 # -------------------------------------------------------------- rank logic

@@ -27,6 +27,9 @@ from .yamlio import Locator
 
 Cards = tuple[Card, ...]  # one pile's cards, bottom to top
 
+# Enum members are slow to look up on the class, and the rule predicates read piles all the time.
+_COLUMN, _RESERVE, _EXPOSED = PileKind.COLUMN, PileKind.RESERVE, PileKind.EXPOSED
+
 
 @dataclass(frozen=True, slots=True)
 class Position:
@@ -55,16 +58,16 @@ class Position:
 
     def piles_of(self, kind: PileKind) -> tuple[Cards, ...]:
         """The piles of one kind (columns, reserve piles or exposed cells), in order."""
-        if kind is PileKind.COLUMN:
+        if kind is _COLUMN:
             return self.tableau
-        if kind is PileKind.RESERVE:
+        if kind is _RESERVE:
             return self.reserve
-        if kind is PileKind.EXPOSED:
+        if kind is _EXPOSED:
             return self.exposed
         raise ValueError(f"{kind.name.lower()} is not a pile of cards in a row")
 
     def pile(self, name: Pile | str) -> Cards:
-        pile = Pile.parse(name)
+        pile = name if type(name) is Pile else Pile.parse(name)
         return self.piles_of(pile.kind)[pile.offset]
 
     def is_won(self) -> bool:

@@ -26,7 +26,7 @@ from .board import (
 )
 from .cards import card_name, make_card, rank_name, rank_of, suit_of
 from .moves import Move
-from .piles import Pile, PileKind
+from .piles import COLUMNS, STOCK, PileKind
 from .position import Position
 from .profile import EmptyFill, Profile, RankCycle, RunLink, TableauBuild
 from .registry import RuleId, check_order
@@ -71,7 +71,7 @@ def refuse(pos: Position, move: Move, rule: RuleId, **extra: str) -> Refusal:
 
 
 def _card_move(move: Move) -> bool:
-    return move.card is not None and not move.is_deal
+    return move.card is not None and move.dest is not STOCK
 
 
 def _onto_column(move: Move) -> bool:
@@ -170,7 +170,7 @@ def check_tableau_run(pos: Position, move: Move, profile: Profile) -> Refusal | 
         # A top card goes home even when it lies on a run: whole-run profiles restrict
         # only moves between columns.
         return refuse(pos, move, RuleId.TABLEAU_RUN) if place.depth != len(column) - 1 else None
-    if move.dest == Pile.column(place.index + 1):
+    if move.dest is COLUMNS[place.index]:
         return refuse(pos, move, RuleId.TABLEAU_RUN, same_column="yes")
     if profile.run_link == RunLink.ALTERNATE and not is_run_at(pos, column, place.depth):
         return refuse(pos, move, RuleId.TABLEAU_RUN)
