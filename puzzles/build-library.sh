@@ -14,9 +14,51 @@
 # files in any order.  The demo set is removed first and copied again at the
 # end (puzzles/build-demo.sh), so it never steers the mining.  Both chains
 # run niced; the whole build is about 45 minutes on two shared cores.
+#
+# The margin (second step, `margin` below): the files in git come from the
+# first step run with the generator of that time, whose screen accepted up to
+# the checker's 35% bar.  Six easy files recorded near the bar (29-35%)
+# measured above it with another seed, so the generator now keeps a margin
+# (it accepts at most 30%, players.GENERATOR_RANDOM_MAX) and those six were
+# replaced by one easy puzzle each, mined on deals no other run uses:
+# deals 4501-6000 (foundation.wrap, tableau.empty, foundation.start) and
+# 6001-7500 (foundation.wrap, stock.deal, tableau.wrap), a chain each.  One
+# more foundation.start run on deals 7501-9000 ran meanwhile (it found
+# foundation-start-d7507-m17, 25%); its file was not used.  Run today from
+# scratch (without `margin`), the first step alone keeps at most 30%, so it
+# writes a library of the same shape, but not these exact files.
 # Run from the repository root:  sh puzzles/build-library.sh
+#            (only the margin step:  sh puzzles/build-library.sh margin)
 set -e
 BIN=${AGNES_TEACH:-.venv/bin/agnes-teach}
+replace() {  # theme file deals: drop a file recorded near the bar, mine one easy puzzle instead
+    rm -f "puzzles/generated/$1/$2.yaml"
+    nice -n 10 "$BIN" generate --theme "$1" --count 1 --difficulty easy --source deals --deals "$3" \
+        --out "puzzles/generated/$1" --avoid puzzles --max-seconds 420 || echo "FAILED: $1"
+}
+margin() {
+    (replace foundation.wrap foundation-wrap-d77-m21 4501-6000
+     replace tableau.empty tableau-empty-d10-m28 4501-6000
+     replace foundation.start foundation-start-d1506-m29 4501-6000) > puzzles/generated/.margin-a.log 2>&1 &
+    a=$!
+    (replace foundation.wrap foundation-wrap-d43-m36 6001-7500
+     replace stock.deal stock-deal-d1545-m28 6001-7500
+     replace tableau.wrap tableau-wrap-d1550-m20 6001-7500) > puzzles/generated/.margin-b.log 2>&1 &
+    b=$!
+    wait $a
+    wait $b
+    if grep -q "^FAILED" puzzles/generated/.margin-a.log puzzles/generated/.margin-b.log; then
+        cat puzzles/generated/.margin-a.log puzzles/generated/.margin-b.log >&2
+        exit 1
+    fi
+    rm -f puzzles/generated/.margin-a.log puzzles/generated/.margin-b.log
+}
+if [ "$1" = margin ]; then
+    rm -f puzzles/demo/*.yaml
+    margin
+    sh puzzles/build-demo.sh
+    exit 0
+fi
 rm -rf puzzles/generated && mkdir -p puzzles/generated
 rm -f puzzles/demo/*.yaml
 mined() {  # theme count deals; a theme that falls short is reported, and the other themes go on

@@ -114,3 +114,38 @@ def test_check_teach_judges_random_play_by_fatal_mistakes(scenario: object, teac
     assert result.ok is teaches, [e.message for e in result.errors]
     if not teaches:
         assert any("random play wins 100% of playouts" in e.message for e in result.errors)
+
+
+# The generator's margin: it keeps a recorded rate of at most 30% (GENERATOR_RANDOM_MAX), 5 points
+# under the checker's 35% bar, so that a measure with another seed stays under the bar.  Both files
+# were mined before the margin (the second was in the library, recorded 31%).
+AT_MARGIN = load_scenario(HERE / "mined_positions" / "tableau-empty-d7-m41.yaml")  # 30%
+OVER_MARGIN = load_scenario(HERE / "mined_positions" / "foundation-start-d1506-m29.yaml")  # 31%
+
+
+@pytest.mark.parametrize(("scenario", "theme", "rate", "kept"), [
+    (AT_MARGIN, "tableau.empty", 0.30, True),
+    (OVER_MARGIN, "foundation.start", 0.31, False),
+], ids=["30%-kept", "31%-refused"])
+def test_the_generator_keeps_a_margin_under_the_checkers_bar(scenario: object, theme: str, rate: float,
+                                                            kept: bool) -> None:
+    from agnes_teach.generator.core import failable_rate
+    from agnes_teach.generator.players import GENERATOR_RANDOM_MAX, RANDOM_MAX, random_win_rate
+    from agnes_teach.generator.teaching import Measures, teaching_problems
+    from agnes_teach.scenario import Scenario
+
+    assert isinstance(scenario, Scenario)
+    assert (GENERATOR_RANDOM_MAX, RANDOM_MAX) == (0.30, 0.35)
+    assert random_win_rate(scenario.position) == rate  # the checker's seed, all 100 games
+    tally = Tally()
+    assert failable_rate(scenario.position, tally) == (rate if kept else None)
+    tally = Tally()
+    puzzle = examine(theme, scenario.position, list(scenario.solution or []), "x", tally=tally)
+    assert (puzzle is not None) is kept, tally.counts
+    if not kept:
+        assert tally.counts == {f"{theme}: random play wins": 1}
+    # The checker keeps its 35% bar: such a file is still an easy puzzle that passes criterion 1.
+    assert rating_of(rate, 3) == "easy"
+    measured = Measures(random=rate, greedy=None, misconception=0.0, lost_without=True,
+                        first_moves=5, losing_first=0, decisions=3)
+    assert teaching_problems(measured, "win", "easy") == []

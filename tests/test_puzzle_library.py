@@ -90,7 +90,7 @@ def _teaching_files() -> list[Scenario]:
 
 
 def test_every_puzzle_records_the_play_that_meets_criteria_1_and_2() -> None:
-    from agnes_teach.generator.players import RANDOM_PLAYOUTS
+    from agnes_teach.generator.players import GENERATOR_RANDOM_MAX, RANDOM_MAX, RANDOM_PLAYOUTS
     from agnes_teach.generator.teaching import rating_of
 
     teaching = _teaching_files()
@@ -100,7 +100,10 @@ def test_every_puzzle_records_the_play_that_meets_criteria_1_and_2() -> None:
         assert isinstance(measured, dict), f"{s.file}: no measured play"
         # Random play by fatal mistakes: a game is lost only once the solver proves it lost.
         assert measured["random_playouts"] == RANDOM_PLAYOUTS, s.file
-        assert measured["random_win_percent"] <= 35, s.file
+        # The checker accepts up to RANDOM_MAX (35%); every file under puzzles/ was made by the
+        # generator, which keeps a margin (GENERATOR_RANDOM_MAX, 30%) so that another seed's
+        # measure stays under the checker's bar.
+        assert measured["random_win_percent"] <= round(GENERATOR_RANDOM_MAX * 100) < RANDOM_MAX * 100, s.file
         # A mined file records the misconception player's games; a built one (--teach) is proved
         # lost under the belief, so that player cannot win either.
         assert measured.get("misconception_win_percent", 0) == 0, s.file

@@ -25,10 +25,10 @@ from .detectors import LESSON_WINDOW, Lesson
 from .distractors import Distractor, tempting_loss
 from .graph import GameGraph, explore
 from .players import (
+    GENERATOR_RANDOM_MAX,
     MISCONCEPTIONS,
     PLAYOUT_SEED,
     PLAYOUTS,
-    RANDOM_MAX,
     lost_under,
     misconception_policy,
     random_win_rate,
@@ -175,7 +175,7 @@ def failable_rate(pos: Position, tally: Tally) -> float | None:
     if len(distinct_children(pos)) < MIN_FIRST_MOVES:
         tally.add("fewer than 3 first moves")
         return None
-    rate = random_win_rate(pos, screen=RANDOM_MAX)
+    rate = random_win_rate(pos, screen=GENERATOR_RANDOM_MAX)
     if rate is None:
         tally.add("random play wins")
     return rate

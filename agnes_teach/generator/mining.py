@@ -11,12 +11,13 @@ there:
   :func:`players.lost_under`: an argument, the solver on restricted tables, or
   the believer's tree with the real game's solver at its leaves), so the
   misconception player must lose;
-* random play wins at most 35% of the checker's fatal-mistake playouts
+* random play wins at most 30% (``players.GENERATOR_RANDOM_MAX``, 5 points
+  under the checker's 35% bar) of the checker's fatal-mistake playouts
   (``players.random_win_rate``: a game is lost only once the solver proves
   it lost), at least three distinct first moves are on offer, and a
   key-move or trap puzzle has at least two first moves that lose;
 * the rating is the band of that measured rate (``teaching.RATING_BANDS``:
-  hard below 4%, medium below 15%, easy up to 35%); a medium or hard rating
+  hard below 4%, medium below 15%, easy up to 30% for a mined file); a medium or hard rating
   needs at least two decision points on the line.
 
 The puzzle's task follows from the first moves' verdicts: ``key-move`` when

@@ -41,7 +41,9 @@ MIN_WRONG_FIRST = 2  # key-move and trap: first moves that lose or are refused
 MIN_DECISIONS = 2  # medium and hard
 VERDICT_NODES = 200_000
 # Criterion 5: the rating is the band of the measured random-play rate (fatal-mistake playouts),
-# the lowest band first: hard below 4%, medium below 15%, easy up to the criterion-1 bar.
+# the lowest band first: hard below 4%, medium below 15%, easy up to the criterion-1 bar (35%, what
+# `check` accepts; the generator keeps only rates up to GENERATOR_RANDOM_MAX, 30%, so its easy band
+# ends there).
 RATING_BANDS: tuple[tuple[str, float], ...] = (("hard", 0.04), ("medium", 0.15), ("easy", RANDOM_MAX))
 
 
