@@ -14,17 +14,19 @@ from agnes_teach.position import Position, parse_position
 from agnes_teach.profile import get_profile, profile_ids
 
 
-def random_walk(seed: int, profile_id: str, steps: int) -> list[Position]:
-    """The positions of a random game from deal `seed` (home moves a little preferred)."""
-    rng = random.Random(seed)
+def random_walk(seed: int, profile_id: str, steps: int, play: int | None = None,
+                home_bias: float = 0.5) -> list[Position]:
+    """The positions of a random game from deal `seed`, its moves drawn with seed `play`
+    (default `seed`); a home move is preferred with chance `home_bias` (0: uniform play)."""
+    rng = random.Random(seed if play is None else play)
     pos = deal(seed, get_profile(profile_id))
     seen = [pos]
     for _ in range(steps):
         moves = legal_moves(pos)
         if not moves:
             break
-        home = [m for m in moves if m.dest == "f"]
-        pos = apply_unchecked(pos, rng.choice(home if home and rng.random() < 0.5 else moves))
+        home = [m for m in moves if m.dest == "f"] if home_bias else []
+        pos = apply_unchecked(pos, rng.choice(home if home and rng.random() < home_bias else moves))
         seen.append(pos)
     return seen
 

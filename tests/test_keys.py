@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import random
 
-from _solver_util import random_small_position
+from _solver_util import random_small_position, random_walk
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -21,25 +21,12 @@ from agnes_teach.solver.fast import FastState, Rules
 PROFILES = st.sampled_from(profile_ids())
 
 
-def _walk(profile_id: str, seed: int, play: int, steps: int) -> list[Position]:
-    rng = random.Random(play)
-    pos = deal(seed, get_profile(profile_id))
-    out = [pos]
-    for _ in range(steps):
-        moves = legal_moves(pos)
-        if not moves:
-            break
-        pos = apply_unchecked(pos, rng.choice(moves))
-        out.append(pos)
-    return out
-
-
 @settings(max_examples=60, deadline=None)
 @given(profile=PROFILES, seed=st.integers(1, 10_000), play=st.integers(0, 2**32 - 1),
        steps=st.integers(0, 80))
 def test_fast_state_key_is_the_definition_along_random_games(profile: str, seed: int, play: int,
                                                               steps: int) -> None:
-    walk = _walk(profile, seed, play, steps)
+    walk = random_walk(seed, profile, steps, play=play, home_bias=0.0)
     rules = Rules(walk[0])
     carried = FastState(walk[0], rules)  # along the game by do (its futures from the start)
     for i, pos in enumerate(walk):
@@ -97,7 +84,7 @@ def _permuted(pos: Position, rng: random.Random, with_futures: bool) -> Position
        steps=st.integers(0, 60), shuffle=st.integers(0, 2**32 - 1))
 def test_columns_trade_places_with_the_cards_they_will_receive(profile: str, seed: int, play: int,
                                                                steps: int, shuffle: int) -> None:
-    pos = _walk(profile, seed, play, steps)[-1]
+    pos = random_walk(seed, profile, steps, play=play, home_bias=0.0)[-1]
     rng = random.Random(shuffle)
     moved = _permuted(pos, rng, with_futures=True)
     assert state_key(moved) == state_key(pos) and game_key(moved) == game_key(pos)
@@ -115,7 +102,7 @@ def test_columns_trade_places_with_the_cards_they_will_receive(profile: str, see
 
 def test_the_key_tells_states_apart() -> None:
     for profile in profile_ids():
-        for pos in _walk(profile, 5, 1, 40)[::5]:
+        for pos in random_walk(5, profile, 40, play=1, home_bias=0.0)[::5]:
             for move in legal_moves(pos)[:8]:
                 after = apply_unchecked(pos, move)
                 if sorted(after.tableau) != sorted(pos.tableau) or after.stock != pos.stock \
