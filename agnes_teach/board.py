@@ -311,30 +311,28 @@ def generate_moves(t: MoveTables, cols: Sequence[Sequence[int]], stacks: Sequenc
             if empty_ok[card] and (not single_only or d == n - 1):
                 for j in empties:
                     out.append((TAIL, i, d, j, card, n - d))
+
+    def single_to_columns(kind: int, k: int, c: int) -> None:
+        # One card from a stack or a foundation: onto the column tops it fits, then the empties.
+        for h in hosts[c]:
+            j = top_col[h]
+            if j >= 0:
+                out.append((kind, k, 0, j, c, 1))
+        if empty_ok[c]:
+            for j in empties:
+                out.append((kind, k, 0, j, c, 1))
+
     stack_home = t.stack_home
     for k, pile in enumerate(stacks):
         if pile:
             c = pile[-1]
             if stack_home[k] and rel[c] == found[suit[c]]:
                 out.append((STACK, k, 0, HOME, c, 1))
-            for h in hosts[c]:
-                j = top_col[h]
-                if j >= 0:
-                    out.append((STACK, k, 0, j, c, 1))
-            if empty_ok[c]:
-                for j in empties:
-                    out.append((STACK, k, 0, j, c, 1))
+            single_to_columns(STACK, k, c)
     if t.foundation_return:
         for s in range(4):
             if found[s]:
-                c = t.card_at[s][found[s] - 1]
-                for h in hosts[c]:
-                    j = top_col[h]
-                    if j >= 0:
-                        out.append((RETURN, s, 0, j, c, 1))
-                if empty_ok[c]:
-                    for j in empties:
-                        out.append((RETURN, s, 0, j, c, 1))
+                single_to_columns(RETURN, s, t.card_at[s][found[s] - 1])
     if can_deal:
         out.append(DEAL_GEN)
     return out
