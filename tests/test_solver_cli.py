@@ -114,6 +114,54 @@ def test_survey_appends_resumes_and_summarises(tmp_path: Path) -> None:
     assert summary["win_rate_decided"] == 1.0
 
 
+def _lines(path: Path) -> list[dict[str, object]]:
+    return [json.loads(line) for line in path.read_text("utf-8").splitlines()]
+
+
+def test_survey_retry_unknown_appends_and_the_last_line_counts(tmp_path: Path) -> None:
+    out = tmp_path / "survey.jsonl"
+    # One expanded state decides nothing: both deals are recorded unknown.
+    first = runner.invoke(app, ["survey", "--deals", "3,5", "--states", "1", "--out", str(out), "--json"])
+    assert first.exit_code == 0, first.output
+    assert [r["status"] for r in _lines(out)] == ["unknown", "unknown"]
+    # Without --retry-unknown a re-run solves nothing: unknown is a recorded answer.
+    again = runner.invoke(app, ["survey", "--deals", "3,5", "--budget", "20", "--out", str(out), "--json"])
+    assert again.exit_code == 0 and len(_lines(out)) == 2
+    assert json.loads(again.stdout)["unknown"] == 2
+    # The retry solves them again (and the new deal 7 too) and appends; the old lines stay.
+    retry = runner.invoke(app, ["survey", "--deals", "3,5,7", "--budget", "20", "--retry-unknown",
+                                "--out", str(out), "--json"])
+    assert retry.exit_code == 0, retry.output
+    rows = _lines(out)
+    assert [(r["deal"], r["status"]) for r in rows[:2]] == [(3, "unknown"), (5, "unknown")]
+    assert sorted(r["deal"] for r in rows[2:]) == [3, 5, 7]
+    assert {r["deal"]: r["status"] for r in rows}[3] == "won" and rows[2]["budget"] == 20.0
+    summary = json.loads(retry.stdout)
+    assert summary["deals"] == 3 and summary["unknown"] == sum(r["status"] == "unknown" for r in rows[2:])
+    assert (summary["retried"], summary["retried_decided"]) == (2, 2)
+    # The summary of the file counts each deal once, by its last line: nothing is solved again.
+    read = runner.invoke(app, ["survey", "--deals", "3,5,7", "--retry-unknown", "--out", str(out)])
+    assert read.exit_code == 0 and len(_lines(out)) == 5
+    assert "3 deals" in read.stdout and "retried 0 deals" in read.stdout
+    assert solve_cli.read_survey(out, "bernauer") == {r["deal"]: r["status"] for r in rows}
+
+
+def test_survey_retry_only_touches_unknown_deals_of_the_range(tmp_path: Path) -> None:
+    out = tmp_path / "survey.jsonl"
+    line = '{{"deal": {n}, "profile": "{p}", "status": "{s}", "nodes": 1, "seconds": 0.0, "moves": 0, ' \
+        '"budget": 1.0}}\n'
+    out.write_text(line.format(n=3, p="bernauer", s="won")  # decided: never solved again
+                   + line.format(n=5, p="bernauer", s="unknown")  # superseded by the next line
+                   + line.format(n=5, p="bernauer", s="lost")
+                   + line.format(n=9, p="bernauer", s="unknown")  # outside --deals
+                   + line.format(n=3, p="morehead", s="unknown"), "utf-8")  # another profile
+    result = runner.invoke(app, ["survey", "--deals", "3,5", "--retry-unknown", "--out", str(out), "--json"])
+    assert result.exit_code == 0, result.output
+    summary = json.loads(result.stdout)
+    assert (summary["deals"], summary["won"], summary["lost"], summary["unknown"]) == (2, 1, 1, 0)
+    assert summary["retried"] == 0 and len(_lines(out)) == 5
+
+
 def test_survey_bad_input_exits_2(tmp_path: Path) -> None:
     out = tmp_path / "survey.jsonl"
     out.write_text("not json\n", "utf-8")

@@ -64,6 +64,21 @@ def test_cluster_survey_gives_the_local_file_and_resumes(tmp_path: Path, cluster
     assert len(remote.read_text("utf-8").splitlines()) == 7
 
 
+def test_cluster_retry_unknown_gives_the_local_file(tmp_path: Path, cluster: Any) -> None:
+    local, remote = tmp_path / "local.jsonl", tmp_path / "remote.jsonl"
+    first = ["survey", "--deals", "1-4", "--budget", "60", "--states", "1"]
+    retry = ["survey", *ARGS, "--retry-unknown"]  # deals 1-6: the four unknown ones again, and two new ones
+    assert runner.invoke(app, [*first, "--out", str(local)]).exit_code == 0
+    again = runner.invoke(app, [*retry, "--out", str(local)])
+    assert again.exit_code == 0, again.output
+    cluster_args = ["--scheduler", cluster.scheduler_address]
+    assert runner.invoke(app, [*first, "--out", str(remote), *cluster_args]).exit_code == 0
+    result = runner.invoke(app, [*retry, "--out", str(remote), *cluster_args, "--json"])
+    assert result.exit_code == 0, result.output
+    assert _rows(remote) == _rows(local) and len(_rows(remote)) == 10
+    assert json.loads(result.stdout)["retried"] == 4 and json.loads(result.stdout)["deals"] == 6
+
+
 def _die_once(job: tuple[Path, solve_cli.SurveyJob]) -> dict[str, Any]:
     """Solve the job, but kill the worker process the first time deal 2 is met."""
     marker, inner = job

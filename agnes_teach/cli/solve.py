@@ -158,7 +158,10 @@ def _solve_deal(job: SurveyJob) -> dict[str, Any]:
 
 
 def read_survey(path: Path, profile_id: str) -> dict[int, str]:
-    """Deal number -> status for the lines of an earlier survey of this profile in `path`."""
+    """Deal number -> status for the lines of an earlier survey of this profile in `path`.
+
+    A deal with several lines (solved again by --retry-unknown) has the status of its last line.
+    """
     done: dict[int, str] = {}
     if not path.exists():
         return done
@@ -271,6 +274,11 @@ def survey_command(
         int | None, typer.Option("--states", help="Also stop a deal after this many expanded states: a "
                                  "budget that gives the same file on any machine.")
     ] = None,
+    retry_unknown: Annotated[
+        bool, typer.Option("--retry-unknown", help="Solve again, with this --budget/--states, the deals "
+                           "whose last line in --out is unknown; the new line is appended and supersedes "
+                           "the old one.")
+    ] = False,
 ) -> None:
     """Solve many deals with full knowledge of the stock and report the win rate.
 
@@ -280,7 +288,14 @@ def survey_command(
     deals are solved as tasks on a Dask cluster instead of --workers local
     processes; the file and the summary are the same either way.
 
+    The file is only ever appended to.  When it holds several lines for one
+    deal (a deal solved again with --retry-unknown), the last one counts: the
+    summary counts every deal once, by its last line.
+
     Example: agnes-teach survey --deals 1-100 --budget 5 --workers 2 --out survey.jsonl
+
+    Example, a second pass over the deals left unknown, with a larger budget:
+    agnes-teach survey --deals 1-100 --budget 60 --retry-unknown --out survey.jsonl
     """
     check_budget(budget)
     check_out(out, parents)
@@ -297,6 +312,11 @@ def survey_command(
     with _locked_output(out) as handle, client if client is not None else nullcontext():
         drop_cut_off_line(out)
         done = read_survey(out, profile)
+        retried: set[int] = set()
+        if retry_unknown:  # solved again: their last line no longer counts once the new one is written
+            retried = {n for n, status in done.items() if status == "unknown" and n in wanted}
+            done = {n: status for n, status in done.items() if n not in retried}
+        settled = 0  # retried deals decided this run
         counts = Counter(status for n, status in done.items() if n in wanted)
         remaining = len(wanted) - sum(counts.values())
         todo = (n for n in wanted if n not in done)  # streamed: a range is never listed in memory
@@ -315,17 +335,25 @@ def survey_command(
                     handle.flush()
                     counts[row["status"]] += 1
                     recorded += 1
+                    settled += row["deal"] in retried and row["status"] != "unknown"
                     advance(row)
         except Interrupted as stop:
+            again = (" (deals retried this run that stayed unknown are solved once more)"
+                     if retry_unknown else "")
             print(f"agnes-teach: interrupted; {recorded} deals recorded in {out} this run "
-                  f"({remaining - recorded} left): run the same command again to resume", file=sys.stderr)
+                  f"({remaining - recorded} left): run the same command again to resume{again}",
+                  file=sys.stderr)
             raise typer.Exit(128 + stop.signum) from None
     statuses = [status for status, n in counts.items() for _ in range(n)]
     summary = survey_summary(statuses)
     summary |= {"profile": profile, "budget": budget, "deal_range": deals}
+    if retry_unknown:
+        summary |= {"retried": len(retried), "retried_decided": settled}
     if as_json:
         print(json.dumps(summary))
         return
+    if retry_unknown:
+        print(f"retried {len(retried)} deals recorded unknown: {settled} decided this time")
     low, high = summary["wilson95_decided"]
     print(f"profile {profile}, deals {deals}, {budget:g} s per deal: {summary['deals']} deals, "
           f"{summary['won']} won, {summary['lost']} lost, {summary['unknown']} unknown")
