@@ -1,7 +1,10 @@
 """Surveyed win rates per profile (``data/win_rates.yaml``), with their 95% intervals.
 
 The file holds counts only; every percentage the guide prints is computed
-here from them, so the text cannot drift from the survey it cites.
+here from them, so the text cannot drift from the survey it cites.  A survey
+may have been made in passes: a first one over every deal, then
+``survey --retry-unknown`` passes over the deals still undecided, each with
+its own budget (``retries:``); the counts are those of each deal's last line.
 """
 
 from __future__ import annotations
@@ -9,6 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import cache
 from importlib import resources
+from typing import Any
 
 import yaml
 
@@ -17,6 +21,16 @@ from .stats import wilson
 
 WIN_RATES = "data/win_rates.yaml"
 FIELDS = ("deals", "won", "lost", "unknown", "budget_seconds", "results", "command")
+PASS_FIELDS = ("budget_seconds", "command")
+
+
+@dataclass(frozen=True)
+class SurveyPass:
+    """One run of ``agnes-teach survey`` over the file: its budget per deal and its command."""
+
+    budget_seconds: float
+    state_budget: int | None  # --states, when the pass had one
+    command: str
 
 
 @dataclass(frozen=True)
@@ -28,9 +42,18 @@ class WinRate:
     won: int
     lost: int
     unknown: int
-    budget_seconds: float
+    passes: tuple[SurveyPass, ...]  # the first over every deal, then the --retry-unknown passes
     results: str
-    command: str
+
+    @property
+    def budget_seconds(self) -> float:
+        """The first pass's budget per deal."""
+        return self.passes[0].budget_seconds
+
+    @property
+    def command(self) -> str:
+        """The first pass's command."""
+        return self.passes[0].command
 
     @property
     def total(self) -> int:
@@ -54,21 +77,49 @@ class WinRate:
         return (self.won / self.decided if self.decided else 0.0, low, high)
 
 
-@cache
-def _table() -> dict[str, WinRate]:
-    text = resources.files("agnes_teach").joinpath(WIN_RATES).read_text("utf-8")
+def _survey_pass(where: str, entry: dict[str, Any]) -> SurveyPass:
+    if not isinstance(entry, dict):
+        raise InputError(f"{where} is not a mapping")
+    missing = [f for f in PASS_FIELDS if f not in entry]
+    if missing:
+        raise InputError(f"{where} lacks {', '.join(missing)}")
+    states = entry.get("state_budget")
+    return SurveyPass(float(entry["budget_seconds"]), None if states is None else int(states),
+                      str(entry["command"]))
+
+
+def parse_win_rates(text: str, source: str = WIN_RATES) -> dict[str, WinRate]:
+    """The surveys in a win_rates.yaml text, by profile id, in the file's order."""
     data = yaml.safe_load(text) or {}
     out: dict[str, WinRate] = {}
     for profile, entry in (data.get("profiles") or {}).items():
         missing = [f for f in FIELDS if f not in entry]
         if missing:
-            raise InputError(f"{WIN_RATES}: profile {profile} lacks {', '.join(missing)}")
-        out[profile] = WinRate(profile, str(entry["deals"]), int(entry["won"]), int(entry["lost"]),
-                               int(entry["unknown"]), float(entry["budget_seconds"]), str(entry["results"]),
-                               str(entry["command"]))
+            raise InputError(f"{source}: profile {profile} lacks {', '.join(missing)}")
+        first = _survey_pass(f"{source}: profile {profile}", entry)
+        retries = entry.get("retries") or []
+        if not isinstance(retries, list):
+            raise InputError(f"{source}: profile {profile}: retries is not a list")
+        passes = (first, *(_survey_pass(f"{source}: profile {profile}, retry {i}", r)
+                           for i, r in enumerate(retries, 1)))
+        rate = WinRate(profile, str(entry["deals"]), int(entry["won"]), int(entry["lost"]),
+                       int(entry["unknown"]), passes, str(entry["results"]))
+        if rate.total == 0:
+            raise InputError(f"{source}: profile {profile} counts no deal")
+        out[profile] = rate
     return out
+
+
+@cache
+def _table() -> dict[str, WinRate]:
+    return parse_win_rates(resources.files("agnes_teach").joinpath(WIN_RATES).read_text("utf-8"))
 
 
 def win_rate(profile_id: str) -> WinRate | None:
     """The survey of `profile_id`, or None when it has not been surveyed."""
     return _table().get(profile_id)
+
+
+def win_rates() -> list[WinRate]:
+    """Every surveyed profile, in the order of the file."""
+    return list(_table().values())

@@ -18,7 +18,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from babel.numbers import format_percent
+from babel.numbers import format_decimal, format_percent
 from markupsafe import Markup
 
 from .. import i18n
@@ -31,7 +31,7 @@ from ..registry import RuleId
 from ..registry import rule as registry_rule
 from ..registry import rules as registry_rules
 from ..scenario import Scenario
-from ..winrates import win_rate
+from ..winrates import SurveyPass, WinRate, win_rate, win_rates
 from .env import environment, read_asset
 from .examples import Example, example_base, examples, rank_at
 from .practice import MAX_STATES, PAGE_BUDGET, build_practice
@@ -115,10 +115,22 @@ class Group:
 
 
 @dataclass(frozen=True)
+class FigureTable:
+    """A small table of figures in an answer; `current` is the index of the guide's own row."""
+
+    caption: str
+    header: tuple[str, ...]
+    rows: tuple[tuple[str, ...], ...]
+    current: int | None = None
+
+
+@dataclass(frozen=True)
 class Question:
     id: str
     question: str
     answer: str
+    table: FigureTable | None = None
+    after: str = ""  # a paragraph after the table
 
 
 def rule_title(profile: Profile, rule_id: str, lang: str) -> str:
@@ -165,8 +177,9 @@ def faq(profile: Profile, lang: str) -> list[Question]:
     t = i18n.text
     f = figures(profile, lang)
 
-    def q(qid: str, question: str, answer: str) -> Question:
-        return Question(qid, t(lang, "faq", question, **f), answer)
+    def q(qid: str, question: str, answer: str, table: FigureTable | None = None,
+          after: str = "") -> Question:
+        return Question(qid, t(lang, "faq", question, **f), answer, table, after)
 
     wrap_answer = (
         t(lang, "faq", "Yes. Ranks go round in a circle, so with base {base_example} a foundation is built "
@@ -220,7 +233,8 @@ def faq(profile: Profile, lang: str) -> list[Question]:
     if profile.game == "Agnes Sorel":
         skip.add("faq-sorel")
     return [question for question in [
-        q("faq-win-rate", "How often can it be won?", win_rate_answer(profile, lang)),
+        q("faq-win-rate", "How often can it be won?", win_rate_answer(profile, lang),
+          win_rate_table(profile, lang), ordinary_play(lang)),
         q("faq-part-of-run", "Can I move part of a run?", part_answer),
         q("faq-reserve-refill", "Does an empty reserve pile fill again?",
           t(lang, "faq", "Only through a deal. The stock is dealt as {stock_deals}, onto {deal_targets}, and "
@@ -254,28 +268,101 @@ def _percent(value: float, lang: str) -> str:
     return format_percent(value, format="#,##0.0%", locale=lang)
 
 
+def _number(value: float, lang: str) -> str:
+    return format_decimal(value, locale=lang)
+
+
+def _deal_range(deals: str, lang: str) -> str:
+    """``1-2000,3001-3100`` as the language writes it: 1–2,000, 3,001–3,100 (grouped digits, en dash)."""
+    parts = []
+    for part in deals.split(","):
+        ends = part.strip().split("-")
+        parts.append("–".join(_number(int(end), lang) if end.isdigit() else end for end in ends))
+    return ", ".join(parts)
+
+
+def _span(low: float, high: float, lang: str) -> str:
+    """Two shares as a range, ``72.3%–98.1%`` (each as the language writes percentages; the dash is every
+    language's)."""
+    return f"{_percent(low, lang)}–{_percent(high, lang)}"
+
+
+def _pass_budget(survey_pass: SurveyPass, lang: str) -> str:
+    seconds = _number(survey_pass.budget_seconds, lang)
+    if survey_pass.state_budget is None:
+        return i18n.text(lang, "faq", "{seconds} s per deal", seconds=seconds)
+    states = survey_pass.state_budget
+    return i18n.ntext(lang, "faq",
+                      "up to {states} searched state per deal (or {seconds} s, whichever comes first)",
+                      "up to {states} searched states per deal (or {seconds} s, whichever comes first)",
+                      states, states=_number(states, lang), seconds=seconds)
+
+
+def survey_budget(rate: WinRate, lang: str) -> str:
+    """The budget of each pass of a survey: the first over every deal, then each --retry-unknown pass."""
+    text = _pass_budget(rate.passes[0], lang)
+    for retry in rate.passes[1:]:
+        text = i18n.text(lang, "faq", "{budget}; the deals still undecided again with {retry}", budget=text,
+                         retry=_pass_budget(retry, lang))
+    return text
+
+
+def ordinary_play(lang: str) -> str:
+    return i18n.text(lang, "faq", "Without knowing the stock a player wins far less often: Morehead's rule "
+                     "book of 1949 put ordinary play of Agnes Bernauer at about 1 game in 3.")
+
+
 def win_rate_answer(profile: Profile, lang: str) -> str:
     """How often the profile's deals can be won: from the survey in data/win_rates.yaml, with intervals."""
     t = i18n.text
     rate = win_rate(profile.id)
-    ordinary = t(lang, "faq", "Without knowing the stock a player wins far less often: Morehead's rule "
-                 "book of 1949 put ordinary play of Agnes Bernauer at about 1 game in 3.")
     if rate is None:
         return t(lang, "faq", "This variant has not been surveyed yet (agnes-teach survey --profile {id} "
-                 "does it).", id=profile.id) + " " + ordinary
+                 "does it).", id=profile.id)
     low, high = rate.bounds()
     ilo, ihi = rate.interval()
     share, dlo, dhi = rate.decided_rate()
-    text = t(lang, "faq", "With the order of the stock known, the solver tried deals {deals}, {budget} s "
-             "each: {won} were won, {lost} proved lost and {unknown} left undecided. So between {low} and "
-             "{high} of these deals can be won (every undecided deal lost, or every one won; 95% interval "
-             "{ilo} to {ihi}). Of the decided deals, {share} were won ({dlo} to {dhi}), a figure that leans "
-             "high because a win is quicker to prove than a loss.",
-             deals=rate.deals.replace("-", "–"), budget=f"{rate.budget_seconds:g}", won=rate.won,
-             lost=rate.lost, unknown=rate.unknown, low=_percent(low, lang), high=_percent(high, lang),
-             ilo=_percent(ilo, lang), ihi=_percent(ihi, lang), share=_percent(share, lang),
-             dlo=_percent(dlo, lang), dhi=_percent(dhi, lang))
-    return text + " " + ordinary
+    return t(lang, "faq", "With the order of the stock known, the solver tried deals {deals} ({budget}): "
+             "{won} were won, {lost} proved lost and {unknown} left undecided. So between {low} and {high} "
+             "of these deals can be won (every undecided deal lost, or every one won; 95% interval {ilo} to "
+             "{ihi}). Of the decided deals, {share} were won ({dlo} to {dhi}), a figure that leans high "
+             "because a win is quicker to prove than a loss.",
+             deals=_deal_range(rate.deals, lang), budget=survey_budget(rate, lang),
+             won=_number(rate.won, lang), lost=_number(rate.lost, lang), unknown=_number(rate.unknown, lang),
+             low=_percent(low, lang), high=_percent(high, lang), ilo=_percent(ilo, lang),
+             ihi=_percent(ihi, lang), share=_percent(share, lang), dlo=_percent(dlo, lang),
+             dhi=_percent(dhi, lang))
+
+
+def win_rate_table(profile: Profile, lang: str) -> FigureTable | None:
+    """Every surveyed profile side by side (data/win_rates.yaml), the guide's own row marked."""
+    t = i18n.text
+    rates = win_rates()
+    if not rates:
+        return None
+    rows = []
+    for rate in rates:
+        share, dlo, dhi = rate.decided_rate()
+        low, high = rate.bounds()
+        ilo, ihi = rate.interval()
+        name = t(lang, "profile-name", rate.profile)
+        rows.append((
+            rate.profile if name == rate.profile else name,
+            _deal_range(rate.deals, lang),
+            _number(rate.won, lang), _number(rate.lost, lang), _number(rate.unknown, lang),
+            f"{_percent(share, lang)} ({_span(dlo, dhi, lang)})",
+            f"{_span(low, high, lang)} ({_span(ilo, ihi, lang)})",
+            survey_budget(rate, lang),
+        ))
+    current = next((i for i, rate in enumerate(rates) if rate.profile == profile.id), None)
+    return FigureTable(
+        caption=t(lang, "faq", "Every surveyed variant, with the order of the stock known (95% intervals in "
+                  "brackets)"),
+        header=(t(lang, "faq", "Variant"), t(lang, "faq", "Deals"), t(lang, "faq", "Won"),
+                t(lang, "faq", "Lost"), t(lang, "faq", "Undecided"), t(lang, "faq", "Won among decided"),
+                t(lang, "faq", "Winnable of all deals (undecided ones counted lost – won)"),
+                t(lang, "faq", "Solver budget")),
+        rows=tuple(rows), current=current)
 
 
 def notation(profile: Profile, lang: str) -> str:
