@@ -116,11 +116,11 @@ class Group:
 
 @dataclass(frozen=True)
 class FigureTable:
-    """A small table of figures in an answer; `current` is the index of the guide's own row."""
+    """A small table of figures in an answer; each cell is its lines; `current` is the guide's own row."""
 
     caption: str
     header: tuple[str, ...]
-    rows: tuple[tuple[str, ...], ...]
+    rows: tuple[tuple[tuple[str, ...], ...], ...]
     current: int | None = None
 
 
@@ -347,20 +347,20 @@ def win_rate_table(profile: Profile, lang: str) -> FigureTable | None:
         ilo, ihi = rate.interval()
         name = t(lang, "profile-name", rate.profile)
         rows.append((
-            rate.profile if name == rate.profile else name,
-            _deal_range(rate.deals, lang),
-            _number(rate.won, lang), _number(rate.lost, lang), _number(rate.unknown, lang),
-            f"{_percent(share, lang)} ({_span(dlo, dhi, lang)})",
-            f"{_span(low, high, lang)} ({_span(ilo, ihi, lang)})",
-            survey_budget(rate, lang),
+            (rate.profile if name == rate.profile else name,),
+            (_deal_range(rate.deals, lang),),
+            (" / ".join(_number(n, lang) for n in (rate.won, rate.lost, rate.unknown)),),
+            (_percent(share, lang), f"({_span(dlo, dhi, lang)})"),
+            (_span(low, high, lang), f"({_span(ilo, ihi, lang)})"),
+            (survey_budget(rate, lang),),
         ))
     current = next((i for i, rate in enumerate(rates) if rate.profile == profile.id), None)
     return FigureTable(
-        caption=t(lang, "faq", "Every surveyed variant, with the order of the stock known (95% intervals in "
-                  "brackets)"),
-        header=(t(lang, "faq", "Variant"), t(lang, "faq", "Deals"), t(lang, "faq", "Won"),
-                t(lang, "faq", "Lost"), t(lang, "faq", "Undecided"), t(lang, "faq", "Won among decided"),
-                t(lang, "faq", "Winnable of all deals (undecided ones counted lost – won)"),
+        caption=t(lang, "faq", "Every surveyed variant, with the order of the stock known. In brackets: the "
+                  "95% intervals. The winnable range counts every undecided deal lost, then every one won."),
+        header=(t(lang, "faq", "Variant"), t(lang, "faq", "Deals"), t(lang, "faq", "Won / lost / undecided"),
+                t(lang, "faq", "Won among decided"),
+                t(lang, "faq", "Winnable of all deals"),
                 t(lang, "faq", "Solver budget")),
         rows=tuple(rows), current=current)
 
