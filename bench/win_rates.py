@@ -41,7 +41,8 @@ def _row(rate: WinRate) -> str:
     ilo, ihi = rate.interval()
     budgets = ", then ".join(_budget(p) for p in rate.passes)
     deals = rate.deals.replace("-", "–")
-    return (f"| `{rate.profile}` | {deals} ({rate.total:,}) | {rate.won:,} / {rate.lost:,} / {rate.unknown:,} "
+    counts = f"{rate.won:,} / {rate.lost:,} / {rate.unknown:,}"
+    return (f"| `{rate.profile}` | {deals} ({rate.total:,}) | {counts} "
             f"| {_pct(share)} ({_pct(dlo)}–{_pct(dhi)}) | {_pct(low)}–{_pct(high)} ({_pct(ilo)}–{_pct(ihi)}) "
             f"| {budgets} | `{rate.results}` |")
 
