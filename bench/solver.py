@@ -1,23 +1,29 @@
 """Solver benchmark (not a test): how many deals are decided within 0.1 / 1 / 10 / 60 s.
 
 Runs the solver on the same deals with each of several configurations, one
-process, one deal at a time, and prints them side by side: the fraction of
-deals decided (won or lost) within each time, the won/lost/unknown counts,
-states expanded per second, and the peak memory of the process.
+process, and prints them side by side: the fraction of deals decided (won or
+lost) within each time, the won/lost/unknown counts, states expanded per
+second, and the peak memory of the process.  The configurations take turns
+deal by deal, so a change in the machine's load hits them alike.
 
-    python bench/solver.py --deals 20001-21000 --budget 10 --configs c,python --python-deals 200 --log LOG
+    python bench/solver.py --deals 20001-20300 --budget 10 --configs c,c-before --log LOG
 
-Configurations: ``c`` (the compiled core, pruning on), ``python`` (the Python
-reference search, pruning on), ``c-unpruned`` / ``python-unpruned`` (every
-pruning off).  ``--python-deals N`` runs the Python configurations on the
-first N deals of the range only (they are slow), and the table then also
-shows the other configurations on those same N deals, so every ratio is
-taken on the same deals in the same run.
+Configurations (``CONFIGS``): ``c`` is the solver as shipped (compiled core,
+every reduction, the default portfolio); ``c-before`` the search as it was
+before the levers of issue 9 (two orders, forced states stored, deals at any
+time, the looser test of point 5); each ``c-no-*`` / ``c-*`` switches one
+lever off or changes the portfolio; ``python*`` the Python reference search
+(slow), ``*-unpruned`` every reduction off.  ``--python-deals N`` runs the
+Python configurations on the first N deals of the range only, and the table
+then also shows the other configurations on those same N deals, so every
+ratio is taken on the same deals in the same run.
 
-Each finished deal is appended to ``LOG-CONFIG.jsonl`` (one JSON line per
-deal, the fields of ``agnes-teach survey --out``), so an interrupted run
-resumes; ``--only CONFIG`` runs one configuration (to run several in
-separate processes; the logs join them).
+Times: ``seconds`` in the logs is wall clock (the budget is wall clock, as
+``agnes-teach solve --budget``), ``cpu`` the process time of that solve; the
+table's "within" rows count CPU time, which another process's load does not
+inflate.  Each finished deal is appended to ``LOG-CONFIG.jsonl`` (one JSON
+line per deal, the fields of ``agnes-teach survey --out`` plus ``cpu``), so
+an interrupted run resumes; ``--only CONFIG`` runs one configuration.
 """
 
 from __future__ import annotations
@@ -27,20 +33,32 @@ import json
 import resource
 import sys
 import time
+from contextlib import ExitStack
 from pathlib import Path
 from typing import Any
 
 from agnes_teach.deal import deal
 from agnes_teach.profile import get_profile
-from agnes_teach.solver import solve
+from agnes_teach.solver import Order, solve
 
 THRESHOLDS = (0.1, 1.0, 10.0, 60.0)
-# name: (engine, prune)
-CONFIGS = {
-    "c": ("c", True),
-    "python": ("python", True),
-    "c-unpruned": ("c", False),
-    "python-unpruned": ("python", False),
+_LAST, _FIRST, _BACK, _RESTARTS = Order(), Order(deal_first=True), Order(reverse=True), Order(restarts=True)
+_BEFORE: dict[str, Any] = dict(
+    orders=(_LAST, _FIRST), deal_timing=False, store_forced=True, tight_lookahead=False)
+# name: keyword arguments of solve()
+CONFIGS: dict[str, dict[str, Any]] = {
+    "c": dict(engine="c"),
+    "c-before": dict(engine="c", **_BEFORE),
+    "c-no-deal-timing": dict(engine="c", deal_timing=False),
+    "c-store-forced": dict(engine="c", store_forced=True),
+    "c-loose-lookahead": dict(engine="c", tight_lookahead=False),
+    "c-two-orders": dict(engine="c", orders=(_LAST, _FIRST)),
+    "c-no-restarts": dict(engine="c", orders=(_LAST, _FIRST, _BACK)),
+    "c-no-reverse": dict(engine="c", orders=(_LAST, _FIRST, _RESTARTS)),
+    "python": dict(engine="python"),
+    "python-before": dict(engine="python", **_BEFORE),
+    "c-unpruned": dict(engine="c", prune=False),
+    "python-unpruned": dict(engine="python", prune=False),
 }
 
 
@@ -59,50 +77,77 @@ def peak_mib() -> float:
     return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
 
 
+def solve_one(number: int, profile_id: str, budget: float, states: int | None, config: str) -> dict[str, Any]:
+    cpu = time.process_time()
+    result = solve(deal(number, get_profile(profile_id)), seconds=budget, nodes=states, **CONFIGS[config])
+    return {"deal": number, "profile": profile_id, "status": result.status, "nodes": result.nodes,
+            "seconds": round(result.seconds, 4), "cpu": round(time.process_time() - cpu, 4),
+            "moves": len(result.solution), "budget": budget, "config": config,
+            "peak_mib": round(peak_mib(), 1)}
+
+
 def run(
-    numbers: list[int], profile_id: str, budget: float, states: int | None, config: str, log: Path | None
-) -> dict[int, dict]:
-    engine, prune = CONFIGS[config]
-    rows = read_log(log)
-    handle = log.open("a", encoding="utf-8") if log is not None else None
-    profile = get_profile(profile_id)
-    todo = [n for n in numbers if n not in rows]
+    plan: dict[str, list[int]], profile_id: str, budget: float, states: int | None, log: Path | None
+) -> dict[str, dict[int, dict[str, Any]]]:
+    """Solve each configuration's deals, deal by deal, the configurations taking turns on each."""
+    rows = {config: read_log(Path(f"{log}-{config}.jsonl") if log else None) for config in plan}
+    numbers = sorted({n for deals in plan.values() for n in deals})
     started = time.perf_counter()
-    for i, number in enumerate(todo, 1):
-        result = solve(deal(number, profile), seconds=budget, nodes=states, prune=prune,
-                       engine=engine)  # type: ignore[arg-type]
-        row = {"deal": number, "profile": profile_id, "status": result.status, "nodes": result.nodes,
-               "seconds": round(result.seconds, 4), "moves": len(result.solution), "budget": budget,
-               "config": config, "peak_mib": round(peak_mib(), 1)}
-        rows[number] = row
-        if handle is not None:
-            handle.write(json.dumps(row) + "\n")
-            handle.flush()
-        if sys.stderr.isatty():
-            spent = time.perf_counter() - started
-            print(f"\r{config}: {i}/{len(todo)} deals, {spent:.0f} s", end="", file=sys.stderr)
-    if sys.stderr.isatty() and todo:
+    with ExitStack() as files:
+        handles = {config: files.enter_context(Path(f"{log}-{config}.jsonl").open("a", encoding="utf-8"))
+                   for config in plan} if log else {}
+        for i, number in enumerate(numbers, 1):
+            for config, deals in plan.items():
+                if number in rows[config] or number not in deals:
+                    continue
+                row = solve_one(number, profile_id, budget, states, config)
+                rows[config][number] = row
+                if config in handles:
+                    handles[config].write(json.dumps(row) + "\n")
+                    handles[config].flush()
+            if sys.stderr.isatty():
+                spent = time.perf_counter() - started
+                print(f"\r{i}/{len(numbers)} deals, {spent:.0f} s", end="", file=sys.stderr)
+    if sys.stderr.isatty() and numbers:
         print(file=sys.stderr)
-    if handle is not None:
-        handle.close()
-    return {n: rows[n] for n in numbers}
+    return {config: {n: rows[config][n] for n in deals} for config, deals in plan.items()}
 
 
 def figures(rows: list[dict[str, Any]]) -> dict[str, Any]:
     n = len(rows)
     decided = [r for r in rows if r["status"] != "unknown"]
     seconds = sum(r["seconds"] for r in rows)
+    cpu = sum(r.get("cpu", r["seconds"]) for r in rows)
     budget = max((r["budget"] for r in rows), default=0)
     return {
         "deals": n,
-        **{f"within {t:g} s": (sum(r["seconds"] <= t for r in decided) / n if n else 0.0)
+        **{f"within {t:g} s": (sum(r.get("cpu", r["seconds"]) <= t for r in decided) / n if n else 0.0)
            if t <= budget else None for t in THRESHOLDS},
         "won": sum(r["status"] == "won" for r in rows),
         "lost": sum(r["status"] == "lost" for r in rows),
         "unknown": n - len(decided),
         "states/s": round(sum(r["nodes"] for r in rows) / seconds) if seconds else 0,
+        "states/CPU s": round(sum(r["nodes"] for r in rows) / cpu) if cpu else 0,
         "peak MiB": max((r.get("peak_mib", 0) for r in rows), default=0),
     }
+
+
+def ratios(results: dict[str, dict[int, dict[str, Any]]], base: str, short: list[int]) -> str:
+    """CPU time of each configuration over the first one's, on the deals both decided (same deals)."""
+    lines = [f"CPU time against {base}, on the deals both decided:"]
+    for config, rows in results.items():
+        if config == base:
+            continue
+        both = [n for n in rows if n in results[base] and "unknown" not in (
+            rows[n]["status"], results[base][n]["status"])]
+        if not both:
+            continue
+        mine = sum(rows[n].get("cpu", rows[n]["seconds"]) for n in both)
+        theirs = sum(results[base][n].get("cpu", results[base][n]["seconds"]) for n in both)
+        verdicts = sum(rows[n]["status"] != results[base][n]["status"] for n in both)
+        lines.append(f"  {config}: {mine / theirs:.2f}x on {len(both)} deals"
+                     f" ({verdicts} different verdicts)" if theirs else f"  {config}: -")
+    return "\n".join(lines)
 
 
 def table(columns: dict[str, dict[str, Any]]) -> str:
@@ -150,13 +195,9 @@ def main() -> None:
         if c not in CONFIGS:
             parser.error(f"unknown configuration {c!r}")
     short = numbers[: args.python_deals] if args.python_deals else numbers
-    results: dict[str, dict[int, dict]] = {}
-    for config in configs:
-        if args.only is not None and config != args.only:
-            continue
-        deals = short if config.startswith("python") else numbers
-        log = Path(f"{args.log}-{config}.jsonl") if args.log else None
-        results[config] = run(deals, args.profile, args.budget, args.states, config, log)
+    plan = {config: short if config.startswith("python") else numbers for config in configs
+            if args.only is None or config == args.only}
+    results = run(plan, args.profile, args.budget, args.states, args.log)
     if args.only is not None:
         return
     columns: dict[str, dict[str, Any]] = {}
@@ -172,6 +213,7 @@ def main() -> None:
     states = f" and {args.states:,} states" if args.states else ""
     print(f"profile {args.profile}, budget {args.budget:g} s{states} per deal, one process")
     print(table(columns))
+    print(ratios(results, configs[0], short))
     for config in configs:
         hard = sorted(n for n, r in results[config].items() if r["status"] == "unknown")
         if hard:

@@ -21,9 +21,9 @@ from agnes_teach.engine import apply_unchecked, legal_moves
 from agnes_teach.moves import Move
 from agnes_teach.position import Position
 from agnes_teach.profile import EmptyFill, get_profile
-from agnes_teach.solver import canonical_key, first_move_verdicts, solve
+from agnes_teach.solver import PORTFOLIO, canonical_key, first_move_verdicts, solve
 from agnes_teach.solver.fast import FastState, Rules
-from agnes_teach.solver.search import is_dead, safe_home_move
+from agnes_teach.solver.search import DepthFirst, Restarts, Shuffler, is_dead, luby, safe_home_move
 
 
 @pytest.mark.parametrize("profile_id", ALL_PROFILES)
@@ -89,11 +89,12 @@ SMALL_NODES = 2_000_000
 def _agree(pos: Position) -> str:
     pruned = solve(pos, nodes=SMALL_NODES)
     plain = solve(pos, nodes=SMALL_NODES, prune=False)
-    # Each search of the portfolio on its own: deal first, deal last.
-    singles = [solve(pos, nodes=SMALL_NODES, orders=(order,)) for order in (True, False)]
+    # Each search of the portfolio on its own, and the portfolio dealing at any time (point 6 off).
+    singles = [solve(pos, nodes=SMALL_NODES, orders=(order,)) for order in PORTFOLIO]
+    singles.append(solve(pos, nodes=SMALL_NODES, deal_timing=False))
     truth = "won" if brute_force_won(pos, breadth_first=pos.profile.foundation_return) else "lost"
     statuses = [r.status for r in (pruned, plain, *singles)]
-    assert statuses == [truth] * 4, pos.to_data()
+    assert statuses == [truth] * len(statuses), pos.to_data()
     for result in (pruned, plain, *singles):
         if result.status == "won":
             assert replays_to_win(pos, result.solution)
@@ -188,3 +189,38 @@ def test_dead_end_test_finds_a_blocked_pile() -> None:
     ok = build("bernauer", 5, reserve={1: "3H 2H", 2: "4H"})
     assert not is_dead(FastState(ok), {})
     assert solve(ok, seconds=5).status == "won"
+
+
+def test_luby_sequence_and_shuffler() -> None:
+    assert [luby(i) for i in range(1, 16)] == [1, 1, 2, 1, 1, 2, 4, 1, 1, 2, 1, 1, 2, 4, 8]
+    a, b = list(range(10)), list(range(10))
+    Shuffler(7)(a)
+    Shuffler(7)(b)
+    assert a == b != list(range(10)) and sorted(a) == list(range(10))
+    with pytest.raises(ValueError):
+        Shuffler(0)
+
+
+def test_restarts_give_up_each_run_at_its_budget() -> None:
+    pos = deal(20014, get_profile("bernauer"))
+    runs: list[int] = []
+
+    def make(seed: int) -> DepthFirst:
+        runs.append(seed)
+        return DepthFirst(FastState(pos), prune=True, deal_first=False, seed=seed)
+
+    search = Restarts(make, FastState(pos), unit=50)
+    assert search.run(400) is None
+    # Budgets 50, 50, 100, 50, 50, 100: six runs fit in 400 states, each with its own seed.
+    assert search.nodes >= 400 and len(runs) == len(set(runs)) >= 6
+
+
+def test_deal_timing_keeps_every_verdict_and_saves_states() -> None:
+    rng = random.Random("deal-timing")
+    saved = 0
+    for _ in range(12):
+        pos = random_small_position(rng, "bernauer", rng.randint(8, 12), 0.7)
+        on, off = solve(pos, nodes=SMALL_NODES), solve(pos, nodes=SMALL_NODES, deal_timing=False)
+        assert on.status == off.status != "unknown"
+        saved += off.nodes - on.nodes
+    assert saved > 0

@@ -11,6 +11,7 @@ from __future__ import annotations
 import time
 from collections.abc import Iterable
 from dataclasses import dataclass, field
+from functools import partial
 from typing import Literal
 
 from ..engine import apply_move, apply_unchecked, legal_moves
@@ -19,13 +20,29 @@ from ..moves import Move
 from ..position import Position
 from . import compiled
 from .fast import FastState, Rules
-from .search import DepthFirst
+from .search import DepthFirst, Restarts, Search
 
 Status = Literal["won", "lost", "unknown"]
 Engine = Literal["auto", "c", "python"]
 
-# States each of the two interleaved searches expands before the other takes a turn.
+# States each of the interleaved searches expands before the next takes a turn.
 SLICE = 500
+
+
+@dataclass(frozen=True)
+class Order:
+    """One search of the portfolio: ``deal`` first or last, buckets of moves backwards or not, and
+    ``restarts``: short runs in shuffled orders (:class:`.search.Restarts`) instead of one long run."""
+
+    deal_first: bool = False
+    reverse: bool = False
+    restarts: bool = False
+
+
+# The searches `solve` runs side by side (bench/solver.py measures each choice): the two fixed
+# orders, the first with its buckets backwards, and restarts in shuffled orders.  The last two
+# find wins the fixed orders miss for millions of states; each decides some deals no other does.
+PORTFOLIO = (Order(), Order(deal_first=True), Order(reverse=True), Order(restarts=True))
 
 
 @dataclass
@@ -50,18 +67,29 @@ def solve(
     seconds: float | None = None,
     nodes: int | None = None,
     prune: bool = True,
-    orders: Iterable[bool] = (False, True),
+    orders: Iterable[Order | bool] = PORTFOLIO,
     engine: Engine = "auto",
     rules: Rules | None = None,
+    deal_timing: bool = True,
+    store_forced: bool = False,
+    tight_lookahead: bool = True,
 ) -> SolveResult:
     """Decide `pos` exactly within a budget of `seconds` and/or expanded `nodes`.
 
-    Two depth-first searches run side by side in slices, one trying ``deal``
-    last and one trying it first (``orders`` lists ``deal_first`` for each;
-    pass one value for a single search).  Either one finishing decides the
-    position.  ``prune=False`` switches off every pruning and dominance rule
-    (canonical keys, safe moves home, pointless moves, dead-end detection,
-    run moves that lead nowhere); the move order stays.
+    Depth-first searches run side by side in slices, each with its own move
+    order (``orders``, default :data:`PORTFOLIO`: ``deal`` last, ``deal``
+    first, ``deal`` last with each bucket of moves backwards, and restarts
+    in shuffled orders; a bare bool is ``Order(deal_first=...)``; pass one
+    value for a single search).
+    Any one finishing decides the position.  ``prune=False`` switches off
+    every pruning and dominance rule (canonical keys, safe moves home,
+    pointless moves, dead-end detection, run moves that lead nowhere, deal
+    timing); the move order stays.  ``deal_timing=False`` switches off only
+    the rule of when to deal (search.py, point 6), and ``store_forced=True``
+    stores states whose one move is forced in the table as well, and
+    ``tight_lookahead=False`` takes the looser test of point 5 (a run move
+    whose column may be used after one more move), each to measure what it
+    gains (bench/solver.py).
 
     ``engine`` picks the implementation of the search: ``"c"`` the compiled
     core, ``"python"`` the reference in :mod:`.search`, ``"auto"`` the
@@ -89,7 +117,14 @@ def solve(
     kind: type[DepthFirst] | type[compiled.CompiledDepthFirst] = (
         compiled.CompiledDepthFirst if use_c else DepthFirst
     )
-    searches = [kind(FastState(pos, rules), prune=prune, deal_first=first) for first in orders]
+    plan = [o if isinstance(o, Order) else Order(deal_first=o) for o in orders]
+
+    def make(order: Order, seed: int = 0) -> Search:
+        return kind(FastState(pos, rules), prune=prune, deal_first=order.deal_first, reverse=order.reverse,
+                    deal_timing=deal_timing, store_forced=store_forced, tight_lookahead=tight_lookahead,
+                    seed=seed)
+
+    searches = [Restarts(partial(make, o), FastState(pos, rules)) if o.restarts else make(o) for o in plan]
     if not searches:
         raise ValueError("solve needs at least one search order")
     limit = 0
@@ -189,6 +224,8 @@ __all__ = [
     "Engine",
     "FirstMoves",
     "MoveGroup",
+    "Order",
+    "PORTFOLIO",
     "SolveResult",
     "Status",
     "canonical_key",

@@ -33,7 +33,8 @@
 enum { TAIL = 0, STACK = 1, RETURN = 2, DEAL = 3 };
 
 typedef struct { int8_t kind, src, depth, dest, card, count; } Move;
-typedef struct { size_t start, end, idx; } Frame;
+/* flag: the state's deal permission (see enter); forced: the frame holds one forced move. */
+typedef struct { size_t start, end, idx; int flag, forced; } Frame;
 typedef struct { int col, lead, split; } Left;
 
 typedef struct {
@@ -57,8 +58,11 @@ typedef struct {
     int found[4];
     uint8_t stock[NCARDS];
     int nstock, deals_done, home;
+    uint64_t cha[MAXPILES], chb[MAXPILES], sha[MAXPILES], shb[MAXPILES]; /* the piles' hash sums */
     /* search */
-    int prune, deal_first;
+    int prune, deal_first, deal_timing, reverse, store_forced, tight_lookahead;
+    uint64_t seed; /* 0: the fixed order; else the state of a xorshift generator shuffling each bucket */
+    uint32_t covers[MAXDEALS + 1]; /* [d]: the stacks deal d lands on, as bits */
     Move *mstack; size_t mcap, mtop;
     Frame *frames; size_t fcap, ftop;
     Move *path; size_t pcap, plen;
@@ -90,95 +94,83 @@ static inline uint64_t mix64(uint64_t x) {
     return x;
 }
 
-static void hash128(const uint8_t *buf, size_t n, uint64_t *a, uint64_t *b) {
-    uint64_t h1 = 0x9e3779b97f4a7c15ULL ^ n, h2 = 0x6a09e667f3bcc909ULL ^ (n * 31);
-    size_t i = 0;
-    for (; i + 8 <= n; i += 8) {
-        uint64_t w;
-        memcpy(&w, buf + i, 8);
-        h1 = mix64(h1 ^ w) + 0x632be59bd9b4e019ULL;
-        h2 = mix64(h2 + w * 0xff51afd7ed558ccdULL) ^ 0xc4ceb9fe1a85ec53ULL;
-    }
-    uint64_t w = 0;
-    memcpy(&w, buf + i, n - i);
-    h1 = mix64(h1 ^ w ^ 0x1234567ULL);
-    h2 = mix64(h2 + w * 0xff51afd7ed558ccdULL + 0x7654321ULL);
-    *a = h1;
-    *b = h2 | 1; /* 0 marks an empty slot */
-}
+/* The state's hash, kept up to date move by move.  Each pile has two 64-bit sums of random words
+ * Z[height][card] over its cards (apply/undo add and take away the words of the cards they move),
+ * and the state's two hashes combine the piles' sums after a 64-bit mixer: columns as a multiset
+ * (a plain sum: the order of the columns does not count) when canonical, else each with its
+ * place; reserve piles a later deal lands on with their place; the other stacks as a multiset
+ * of (permission to play home, contents); and the number of deals done.  That is the same
+ * equivalence as keys.state_key, which FastState.key encodes (search.py, point 1); two
+ * different states get the same pair of hashes with odds about 2^-128. */
+static uint64_t ZA[NCARDS + 1][NCARDS], ZB[NCARDS + 1][NCARDS];
 
-/* ------------------------------------------------------------------ keys */
-
-static int cmp_pile(const uint8_t *x, int nx, const uint8_t *y, int ny) {
-    int n = nx < ny ? nx : ny;
-    int c = memcmp(x, y, (size_t)n);
-    if (c) return c;
-    return nx - ny;
-}
-
-/* The state's key as bytes (an injective encoding of the same equivalence as
- * FastState.key: columns as a multiset when canonical, live stacks in order,
- * free stacks as a multiset of (tag, contents), the number of deals done). */
-static size_t key_bytes(Search *s, uint8_t *out) {
-    size_t n = 0;
-    int order[MAXPILES];
-    for (int i = 0; i < s->ncols; i++) order[i] = i;
-    if (s->prune) { /* insertion sort of the columns */
-        for (int i = 1; i < s->ncols; i++) {
-            int v = order[i], j = i - 1;
-            while (j >= 0 && cmp_pile(s->col[order[j]], s->clen[order[j]], s->col[v], s->clen[v]) > 0) {
-                order[j + 1] = order[j];
-                j--;
-            }
-            order[j + 1] = v;
+static void init_zobrist(void) {
+    uint64_t x = 0x243f6a8885a308d3ULL; /* splitmix64 from a fixed seed: the same words in every run */
+    for (int h = 0; h <= NCARDS; h++)
+        for (int c = 0; c < NCARDS; c++) {
+            x += 0x9e3779b97f4a7c15ULL; ZA[h][c] = mix64(x);
+            x += 0x9e3779b97f4a7c15ULL; ZB[h][c] = mix64(x);
         }
+}
+
+static inline void col_add(Search *s, int j, int height, int card) { s->cha[j] += ZA[height][card]; s->chb[j] += ZB[height][card]; }
+static inline void col_sub(Search *s, int j, int height, int card) { s->cha[j] -= ZA[height][card]; s->chb[j] -= ZB[height][card]; }
+static inline void stk_add(Search *s, int k, int height, int card) { s->sha[k] += ZA[height][card]; s->shb[k] += ZB[height][card]; }
+static inline void stk_sub(Search *s, int k, int height, int card) { s->sha[k] -= ZA[height][card]; s->shb[k] -= ZB[height][card]; }
+
+static void init_pile_hashes(Search *s) {
+    for (int j = 0; j < s->ncols; j++) {
+        s->cha[j] = s->chb[j] = 0;
+        for (int i = 0; i < s->clen[j]; i++) col_add(s, j, i, s->col[j][i]);
     }
-    for (int i = 0; i < s->ncols; i++) {
-        int c = order[i];
-        out[n++] = (uint8_t)s->clen[c];
-        memcpy(out + n, s->col[c], (size_t)s->clen[c]);
-        n += (size_t)s->clen[c];
+    for (int k = 0; k < s->nstacks; k++) {
+        s->sha[k] = s->shb[k] = 0;
+        for (int i = 0; i < s->slen[k]; i++) stk_add(s, k, i, s->stk[k][i]);
     }
-    out[n++] = 0xfd;
+}
+
+static inline uint64_t mix_b(uint64_t x) {
+    x ^= x >> 32; x *= 0xd6e8feb86659fd93ULL;
+    x ^= x >> 32; x *= 0xd6e8feb86659fd93ULL;
+    x ^= x >> 32;
+    return x;
+}
+
+/* Salts that give a pile its place (or a stack its permission) in the state's hash. */
+#define SALT_COL 0x8f1bbcdcbfa53e0bULL
+#define SALT_LIVE 0x5be0cd19137e2179ULL
+#define SALT_TAG 0x1f83d9abfb41bd6bULL
+
+static void state_hash(Search *s, uint64_t *a, uint64_t *b) {
+    uint64_t ha = 0x6a09e667f3bcc908ULL * (uint64_t)(s->deals_done + 1), hb = mix_b(ha);
+    for (int j = 0; j < s->ncols; j++) {
+        uint64_t salt = s->prune ? 0 : SALT_COL * (uint64_t)(j + 1);
+        ha += mix64(s->cha[j] + salt);
+        hb += mix_b(s->chb[j] ^ salt);
+    }
     if (!s->prune) {
         for (int k = 0; k < s->nstacks; k++) {
-            out[n++] = (uint8_t)s->slen[k];
-            memcpy(out + n, s->stk[k], (size_t)s->slen[k]);
-            n += (size_t)s->slen[k];
+            uint64_t salt = SALT_LIVE * (uint64_t)(k + 1);
+            ha += mix64(s->sha[k] + salt);
+            hb += mix_b(s->shb[k] ^ salt);
         }
     } else {
         int d = s->deals_done;
         for (int i = 0; i < s->live_n[d]; i++) {
             int k = s->live[d][i];
-            out[n++] = (uint8_t)s->slen[k];
-            memcpy(out + n, s->stk[k], (size_t)s->slen[k]);
-            n += (size_t)s->slen[k];
+            uint64_t salt = SALT_LIVE * (uint64_t)(k + 1);
+            ha += mix64(s->sha[k] + salt);
+            hb += mix_b(s->shb[k] ^ salt);
         }
-        out[n++] = 0xfc;
-        int fo[MAXPILES], nf = s->free_n[d];
-        for (int i = 0; i < nf; i++) fo[i] = s->free_[d][i];
-        for (int i = 1; i < nf; i++) {
-            int v = fo[i], j = i - 1;
-            while (j >= 0) {
-                int a = fo[j];
-                int c = (int)s->stack_tag[a] - (int)s->stack_tag[v];
-                if (!c) c = cmp_pile(s->stk[a], s->slen[a], s->stk[v], s->slen[v]);
-                if (c <= 0) break;
-                fo[j + 1] = a;
-                j--;
-            }
-            fo[j + 1] = v;
-        }
-        for (int i = 0; i < nf; i++) {
-            int k = fo[i];
-            out[n++] = s->stack_tag[k];
-            out[n++] = (uint8_t)s->slen[k];
-            memcpy(out + n, s->stk[k], (size_t)s->slen[k]);
-            n += (size_t)s->slen[k];
+        for (int i = 0; i < s->free_n[d]; i++) {
+            int k = s->free_[d][i];
+            uint64_t salt = SALT_TAG * (uint64_t)(s->stack_tag[k] + 1) + 0x3c6ef372fe94f82bULL;
+            ha += mix64(s->sha[k] + salt);
+            hb += mix_b(s->shb[k] ^ salt);
         }
     }
-    out[n++] = (uint8_t)s->deals_done;
-    return n;
+    *a = ha;
+    *b = (hb | 1) & ~2ULL; /* 0 marks an empty slot; bit 1 is left for the deal permission */
 }
 
 static int table_rehash(Search *s, size_t slots) {
@@ -199,18 +191,21 @@ static int table_rehash(Search *s, size_t slots) {
     return 0;
 }
 
-/* 1 if present, else 0 (and remember the free slot for table_insert). */
-static int table_has(Search *s, uint64_t a, uint64_t b) {
+/* Bit 1 of a stored second word is the state's deal permission (bit 0 marks a used slot). */
+#define FLAG_BIT 2ULL
+
+/* The slot holding the hash, or NULL (and remember the free slot for table_insert). */
+static uint64_t *table_find(Search *s, uint64_t a, uint64_t b) {
     size_t mask = s->tslots - 1, j = a & mask;
     while (s->table[2 * j + 1]) {
-        if (s->table[2 * j] == a && s->table[2 * j + 1] == b) return 1;
+        if (s->table[2 * j] == a && (s->table[2 * j + 1] & ~FLAG_BIT) == b) return &s->table[2 * j];
         j = (j + 1) & mask;
     }
     s->free_slot = j;
-    return 0;
+    return NULL;
 }
 
-/* Insert a hash table_has just failed to find; -1 when the table is full.  Load stays at most 1/2. */
+/* Insert a hash table_find just failed to find; -1 when the table is full.  Load stays at most 1/2. */
 static int table_insert(Search *s, uint64_t a, uint64_t b) {
     size_t j = s->free_slot;
     if ((s->tcount + 1) * 2 > s->tslots) {
@@ -299,34 +294,44 @@ static void apply(Search *s, const Move *m) {
     case TAIL:
         if (m->dest == HOME) {
             s->clen[m->src]--;
+            col_sub(s, m->src, s->clen[m->src], card);
             s->found[s->suit[card]]++;
             s->home++;
         } else {
-            int cnt = s->clen[m->src] - m->depth;
-            memcpy(s->col[m->dest] + s->clen[m->dest], s->col[m->src] + m->depth, (size_t)cnt);
+            int cnt = s->clen[m->src] - m->depth, base = s->clen[m->dest];
+            const uint8_t *run = s->col[m->src] + m->depth;
+            for (int o = 0; o < cnt; o++) {
+                col_sub(s, m->src, m->depth + o, run[o]);
+                col_add(s, m->dest, base + o, run[o]);
+            }
+            memcpy(s->col[m->dest] + base, run, (size_t)cnt);
             s->clen[m->dest] += cnt;
             s->clen[m->src] = m->depth;
         }
         break;
     case STACK:
         s->slen[m->src]--;
+        stk_sub(s, m->src, s->slen[m->src], card);
         if (m->dest == HOME) {
             s->found[s->suit[card]]++;
             s->home++;
         } else {
+            col_add(s, m->dest, s->clen[m->dest], card);
             s->col[m->dest][s->clen[m->dest]++] = (uint8_t)card;
         }
         break;
     case RETURN:
         s->found[m->src]--;
         s->home--;
+        col_add(s, m->dest, s->clen[m->dest], card);
         s->col[m->dest][s->clen[m->dest]++] = (uint8_t)card;
         break;
     default: {
         int d = s->deals_done, start = s->stock_left[d];
         for (int o = 0; o < s->deal_n[d]; o++) {
-            int k = s->deal_to[d][o];
-            s->stk[k][s->slen[k]++] = s->stock[s->nstock - start + o];
+            int k = s->deal_to[d][o], c = s->stock[s->nstock - start + o];
+            stk_add(s, k, s->slen[k], c);
+            s->stk[k][s->slen[k]++] = (uint8_t)c;
         }
         s->deals_done++;
     }
@@ -338,13 +343,19 @@ static void undo(Search *s, const Move *m) {
     switch (m->kind) {
     case TAIL:
         if (m->dest == HOME) {
+            col_add(s, m->src, s->clen[m->src], card);
             s->col[m->src][s->clen[m->src]++] = (uint8_t)card;
             s->found[s->suit[card]]--;
             s->home--;
         } else {
             int cnt = m->count;
             s->clen[m->dest] -= cnt;
-            memcpy(s->col[m->src] + s->clen[m->src], s->col[m->dest] + s->clen[m->dest], (size_t)cnt);
+            const uint8_t *run = s->col[m->dest] + s->clen[m->dest];
+            for (int o = 0; o < cnt; o++) {
+                col_sub(s, m->dest, s->clen[m->dest] + o, run[o]);
+                col_add(s, m->src, s->clen[m->src] + o, run[o]);
+            }
+            memcpy(s->col[m->src] + s->clen[m->src], run, (size_t)cnt);
             s->clen[m->src] += cnt;
         }
         break;
@@ -354,18 +365,25 @@ static void undo(Search *s, const Move *m) {
             s->home--;
         } else {
             s->clen[m->dest]--;
+            col_sub(s, m->dest, s->clen[m->dest], card);
         }
+        stk_add(s, m->src, s->slen[m->src], card);
         s->stk[m->src][s->slen[m->src]++] = (uint8_t)card;
         break;
     case RETURN:
         s->clen[m->dest]--;
+        col_sub(s, m->dest, s->clen[m->dest], card);
         s->found[m->src]++;
         s->home++;
         break;
     default: {
         s->deals_done--;
         int d = s->deals_done;
-        for (int o = 0; o < s->deal_n[d]; o++) s->slen[s->deal_to[d][o]]--;
+        for (int o = 0; o < s->deal_n[d]; o++) {
+            int k = s->deal_to[d][o];
+            s->slen[k]--;
+            stk_sub(s, k, s->slen[k], s->stk[k][s->slen[k]]);
+        }
     }
     }
 }
@@ -577,47 +595,63 @@ static inline int uses(const Left *l, const Move *m) {
     return m->kind == TAIL && m->src == l->col && (m->dest == HOME || !l->split);
 }
 
+/* search.may_use_after_one_more (the argument is there): after one more run move off another column, could a move use
+ * l's column and that column at once?  `lead[c]`: c lies in another column and leads a movable
+ * tail after at most one run move there; `top[c]`: c is a top of another column after at most one. */
 static int may_use_after_one_more(Search *s, const Left *l) {
-    int where[NCARDS];
-    for (int c = 0; c < NCARDS; c++) where[c] = -1;
-    for (int j = 0; j < s->ncols; j++)
-        if (j != l->col)
-            for (int i = 0; i < s->clen[j]; i++) where[s->col[j][i]] = j;
+    uint8_t lead[NCARDS], top[NCARDS];
+    int whole = 0; /* another column is one run: moving it empties that column */
+    memset(lead, 0, sizeof lead);
+    memset(top, 0, sizeof top);
+    for (int j = 0; j < s->ncols; j++) {
+        int n = s->clen[j];
+        if (j == l->col || !n) continue;
+        const uint8_t *col = s->col[j];
+        int rs = run_start(s, j), second = 0; /* where the run under the top run begins */
+        if (!s->tight_lookahead) rs = 0; /* the looser test, kept to measure: any card of another column */
+        if (rs > 0) {
+            second = rs - 1;
+            while (second > 0 && s->on[col[second] * NCARDS + col[second - 1]]) second--;
+        }
+        for (int i = second; i < n; i++) lead[col[i]] = 1;
+        for (int i = rs > 0 ? rs - 1 : 0; i < n; i++) top[col[i]] = 1;
+        if (!rs) whole = 1; /* (loose: as if any column could empty) */
+    }
     int len = s->clen[l->col];
     const uint8_t *col = s->col[l->col];
     if (len) {
         int t = col[len - 1];
         for (int a = 0; a < s->nguests[t]; a++) {
             int g = s->guests[t][a];
-            if (g != l->lead && where[g] >= 0) return 1;
+            if (g != l->lead && lead[g]) return 1;
         }
     } else {
         for (int c = 0; c < NCARDS; c++)
-            if (s->empty_ok[c] && c != l->lead && where[c] >= 0) return 1;
+            if (s->empty_ok[c] && c != l->lead && lead[c]) return 1;
     }
     if (l->split || !len) return 0;
     for (int d = run_start(s, l->col); d < len; d++) {
         int y = col[d];
-        if (s->empty_ok[y]) return 1;
-        for (int h = 0; h < s->nhosts[y]; h++) if (where[s->hosts[y][h]] >= 0) return 1;
+        if (s->empty_ok[y] && whole) return 1;
+        for (int h = 0; h < s->nhosts[y]; h++) if (top[s->hosts[y][h]]) return 1;
     }
     return 0;
 }
 
 /* ------------------------------------------------------------------ search */
 
-static int push_frame(Search *s, const Move *moves, int n) {
+static int push_frame(Search *s, const Move *moves, int n, int flag, int forced) {
     if (grow((void **)&s->mstack, &s->mcap, s->mtop + (size_t)n, sizeof(Move)) < 0) return -1;
     if (grow((void **)&s->frames, &s->fcap, s->ftop + 1, sizeof(Frame)) < 0) return -1;
     memcpy(s->mstack + s->mtop, moves, (size_t)n * sizeof(Move));
-    Frame f = {s->mtop, s->mtop + (size_t)n, s->mtop};
+    Frame f = {s->mtop, s->mtop + (size_t)n, s->mtop, flag, forced};
     s->frames[s->ftop++] = f;
     s->mtop += (size_t)n;
     return 0;
 }
 
 /* search.order_moves: the same buckets in the same order. */
-static int order_moves(Search *s, const Move *moves, int n, Move *out) {
+static int order_moves(Search *s, const Move *moves, int n, int may_deal, Move *out) {
     Move b[6][MAXMOVES];
     int nb[6] = {0, 0, 0, 0, 0, 0};
     enum { B_HOME, B_UNCOVER, B_EMPTY, B_SPLIT, B_RETURN, B_DEAL };
@@ -628,7 +662,7 @@ static int order_moves(Search *s, const Move *moves, int n, Move *out) {
     for (int i = 0; i < n; i++) {
         const Move *m = &moves[i];
         if (m->dest == HOME) b[B_HOME][nb[B_HOME]++] = *m;
-        else if (m->kind == DEAL) b[B_DEAL][nb[B_DEAL]++] = *m;
+        else if (m->kind == DEAL) { if (may_deal) b[B_DEAL][nb[B_DEAL]++] = *m; }
         else if (m->kind == RETURN) b[B_RETURN][nb[B_RETURN]++] = *m;
         else {
             int empty_dest = s->clen[m->dest] == 0;
@@ -646,41 +680,128 @@ static int order_moves(Search *s, const Move *moves, int n, Move *out) {
     const int *order = s->deal_first ? order_first : order_last;
     int k = 0;
     for (int o = 0; o < 6; o++) {
-        memcpy(out + k, b[order[o]], (size_t)nb[order[o]] * sizeof(Move));
-        k += nb[order[o]];
+        int bk = order[o];
+        if (s->seed) { /* a shuffled order, for restarts */
+            for (int i = nb[bk] - 1; i > 0; i--) { /* search.shuffle_bucket, step for step */
+                s->seed ^= s->seed << 13;
+                s->seed ^= s->seed >> 7;
+                s->seed ^= s->seed << 17;
+                int j = (int)(s->seed % (uint64_t)(i + 1));
+                Move t = b[bk][i]; b[bk][i] = b[bk][j]; b[bk][j] = t;
+            }
+        }
+        if (s->reverse) for (int i = nb[bk] - 1; i >= 0; i--) out[k++] = b[bk][i];
+        else {
+            memcpy(out + k, b[bk], (size_t)nb[bk] * sizeof(Move));
+            k += nb[bk];
+        }
     }
     return k;
 }
 
-/* DepthFirst._enter: 1 when won; otherwise push a frame unless seen, pointless or dead. */
-static int enter(Search *s, int check_dead, const Left *left) {
-    if (s->home == NCARDS) return 1;
-    uint8_t kb[4 * NCARDS + 64];
-    size_t kn = key_bytes(s, kb);
-    uint64_t a, b;
-    hash128(kb, kn, &a, &b);
-    if (table_has(s, a, b)) return 0;
-    Move moves[MAXMOVES];
-    int n = gen_moves(s, moves);
-    if (left) {
-        int any = 0;
-        for (int i = 0; i < n && !any; i++) any = uses(left, &moves[i]);
-        if (!any && !may_use_after_one_more(s, left)) return 0;
+/* Is the next deal one that covers nothing (it lands only on empty piles)?  Then it is forced. */
+static int safe_deal(Search *s) {
+    if (!s->deal_timing || s->deals_done >= s->ndeals) return 0;
+    int d = s->deals_done;
+    for (int o = 0; o < s->deal_n[d]; o++) if (s->slen[s->deal_to[d][o]]) return 0;
+    return 1;
+}
+
+/* The forced move of the state, if any: the first safe move home in the order of gen_moves (column
+ * tops, then stack tops), else a deal that covers nothing.  1 when `out` was set. */
+static int forced_move(Search *s, Move *out) {
+    Move cand[MAXPILES * 2];
+    int n = 0;
+    for (int i = 0; i < s->ncols; i++) {
+        int len = s->clen[i];
+        if (!len) continue;
+        int c = s->col[i][len - 1];
+        if (s->rel[c] == s->found[s->suit[c]]) put(cand, &n, TAIL, i, len - 1, HOME, c, 1);
     }
-    if (table_insert(s, a, b) < 0) { s->oom = 1; return 0; }
-    s->nodes++;
-    if (check_dead && (is_dead(s) || can_never_finish(s))) return 0;
-    if (s->prune) {
-        int safe = safe_home_move(s, moves, n);
-        if (safe >= 0) {
-            if (push_frame(s, &moves[safe], 1) < 0) s->oom = 1;
+    for (int k = 0; k < s->nstacks; k++) {
+        if (!s->slen[k] || !s->stack_home[k]) continue;
+        int c = s->stk[k][s->slen[k] - 1];
+        if (s->rel[c] == s->found[s->suit[c]]) put(cand, &n, STACK, k, 0, HOME, c, 1);
+    }
+    int safe = safe_home_move(s, cand, n);
+    if (safe >= 0) { *out = cand[safe]; return 1; }
+    if (safe_deal(s)) {
+        Move d = {DEAL, 0, 0, 0, -1, 0};
+        *out = d;
+        return 1;
+    }
+    return 0;
+}
+
+/* Does a move use the column the tableau move `left` came from, now or after one more move (point 5)? */
+static int still_useful(Search *s, const Left *left, const Move *moves, int n) {
+    for (int i = 0; i < n; i++) if (uses(left, &moves[i])) return 1;
+    return may_use_after_one_more(s, left);
+}
+
+/* DepthFirst._enter: 1 when won; otherwise push a frame unless seen, pointless or dead.
+ * A state with a forced move (a safe move home, a deal that covers nothing) is not stored (unless
+ * store_forced, to measure the difference): its one move is pushed, and the table keeps only the
+ * states where the search chooses.
+ * `flag` is the deal permission of the state as reached (search.py, point 6): a state
+ * stored with the permission covers a visit without it; one stored without it, visited
+ * again with it, is expanded once more with the deal. */
+static int enter(Search *s, int check_dead, const Left *left, int flag) {
+    if (s->home == NCARDS) return 1;
+    if (!s->deal_timing || s->deals_done >= s->ndeals) flag = 1;
+    Move moves[MAXMOVES];
+    int n = -1;
+    Move forced;
+    if (s->prune && !s->store_forced) {
+        if (forced_move(s, &forced)) {
+            if (left) {
+                n = gen_moves(s, moves);
+                if (!still_useful(s, left, moves, n)) return 0;
+            }
+            s->nodes++;
+            if (check_dead && (is_dead(s) || can_never_finish(s))) return 0;
+            if (push_frame(s, &forced, 1, forced.kind == DEAL ? 1 : flag, 1) < 0) s->oom = 1;
             return 0;
         }
     }
+    uint64_t a, b;
+    state_hash(s, &a, &b);
+    uint64_t *slot = table_find(s, a, b);
+    if (slot && ((slot[1] & FLAG_BIT) || !flag)) return 0;
+    if (left || slot) {
+        n = gen_moves(s, moves);
+        if (left && !still_useful(s, left, moves, n)) return 0;
+    }
+    if (slot) { /* seen without the permission: now the deal too (gen_moves lists it last) */
+        slot[1] |= FLAG_BIT;
+        s->nodes++;
+        if (s->store_forced && forced_move(s, &forced)) { /* its forced move again, with the permission */
+            if (forced.kind != DEAL && push_frame(s, &forced, 1, 1, 1) < 0) s->oom = 1;
+        } else if (push_frame(s, &moves[n - 1], 1, 1, 0) < 0) s->oom = 1;
+        return 0;
+    }
+    if (table_insert(s, a, b | (flag ? FLAG_BIT : 0)) < 0) { s->oom = 1; return 0; }
+    s->nodes++;
+    if (check_dead && (is_dead(s) || can_never_finish(s))) {
+        table_find(s, a, b)[1] |= FLAG_BIT; /* refuted whatever the permission */
+        return 0;
+    }
+    if (s->prune && s->store_forced && forced_move(s, &forced)) {
+        if (push_frame(s, &forced, 1, forced.kind == DEAL ? 1 : flag, 1) < 0) s->oom = 1;
+        return 0;
+    }
+    if (n < 0) n = gen_moves(s, moves);
     Move ordered[MAXMOVES];
-    int k = order_moves(s, moves, n, ordered);
-    if (push_frame(s, ordered, k) < 0) s->oom = 1;
+    int k = order_moves(s, moves, n, flag, ordered);
+    if (push_frame(s, ordered, k, flag, 0) < 0) s->oom = 1;
     return 0;
+}
+
+/* The deal permission of the state a move leads to (search.py, point 6). */
+static int child_flag(Search *s, const Move *m, const Frame *f) {
+    if (!s->deal_timing || m->kind == DEAL || s->deals_done >= s->ndeals) return 1;
+    if (m->kind == STACK && ((s->covers[s->deals_done] >> m->src) & 1)) return 1;
+    return f->forced && f->flag && m->dest == HOME;
 }
 
 static int path_push(Search *s, const Move *m) {
@@ -696,6 +817,7 @@ static int run(Search *s, long long limit) {
         Frame *f = &s->frames[s->ftop - 1];
         if (f->idx < f->end) {
             Move m = s->mstack[f->idx++];
+            Frame parent = *f;
             Left left, *lp = NULL;
             if (s->prune && m.kind == TAIL && m.dest >= 0) {
                 left.col = m.src;
@@ -707,7 +829,7 @@ static int run(Search *s, long long limit) {
             if (path_push(s, &m) < 0) { s->result = 2; return 2; }
             size_t height = s->ftop;
             int check = s->prune && (m.dest == HOME || m.kind == DEAL || (lp && !left.split));
-            if (enter(s, check, lp)) { s->result = 1; return 1; }
+            if (enter(s, check, lp, child_flag(s, &m, &parent))) { s->result = 1; return 1; }
             if (s->oom) { s->result = 2; return 2; }
             if (s->ftop == height) undo(s, &s->path[--s->plen]);
             else if (s->nodes >= limit) return -1;
@@ -769,9 +891,11 @@ static int read_piles(PyObject *list, uint8_t piles[][NCARDS], int *lens, int *c
  *   state  = (cols, stacks, found, stock, deals_done) */
 static PyObject *core_new(PyObject *self, PyObject *args) {
     PyObject *tables, *state;
-    int prune, deal_first;
+    int prune, deal_first, deal_timing, reverse, store_forced, tight_lookahead;
+    unsigned long long seed;
     long long max_slots;
-    if (!PyArg_ParseTuple(args, "O!O!ppL", &PyTuple_Type, &tables, &PyTuple_Type, &state, &prune, &deal_first,
+    if (!PyArg_ParseTuple(args, "O!O!ppppppKL", &PyTuple_Type, &tables, &PyTuple_Type, &state, &prune,
+                          &deal_first, &deal_timing, &reverse, &store_forced, &tight_lookahead, &seed,
                           &max_slots))
         return NULL;
     PyObject *on, *rel, *suit, *empty_ok, *stack_home, *stack_tag, *deals, *live, *free_l, *card_at;
@@ -853,13 +977,21 @@ static PyObject *core_new(PyObject *self, PyObject *args) {
     }
     s->prune = prune;
     s->deal_first = deal_first;
+    s->deal_timing = prune && deal_timing;
+    s->reverse = reverse;
+    s->store_forced = store_forced;
+    s->tight_lookahead = tight_lookahead;
+    s->seed = seed;
     s->tmax_slots = 1024;
     while (s->tmax_slots * 2 <= (size_t)max_slots) s->tmax_slots *= 2;
     s->tslots = 1024;
     s->table = calloc(s->tslots * 2, sizeof(uint64_t));
     if (!s->table) { PyErr_NoMemory(); goto fail; }
     s->result = -1;
-    if (enter(s, prune, NULL)) s->result = 1;
+    for (int d = 0; d < s->ndeals; d++)
+        for (int o = 0; o < s->deal_n[d]; o++) s->covers[d] |= 1u << s->deal_to[d][o];
+    init_pile_hashes(s);
+    if (enter(s, prune, NULL, 1)) s->result = 1;
     else if (s->oom) s->result = 2;
     else if (!s->ftop) s->result = 0;
     PyObject *capsule = PyCapsule_New(s, "agnes_teach.solver._core.Search", search_free);
@@ -925,4 +1057,7 @@ static struct PyModuleDef core_module = {
     core_methods, NULL, NULL, NULL, NULL,
 };
 
-PyMODINIT_FUNC PyInit__core(void) { return PyModule_Create(&core_module); }
+PyMODINIT_FUNC PyInit__core(void) {
+    init_zobrist();
+    return PyModule_Create(&core_module);
+}

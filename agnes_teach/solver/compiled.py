@@ -56,7 +56,9 @@ class CompiledDepthFirst:
     """
 
     def __init__(
-        self, state: FastState, *, prune: bool, deal_first: bool, slots: int = DEFAULT_SLOTS
+        self, state: FastState, *, prune: bool, deal_first: bool, deal_timing: bool = True,
+        reverse: bool = False, store_forced: bool = False, tight_lookahead: bool = True, seed: int = 0,
+        slots: int = DEFAULT_SLOTS,
     ) -> None:
         if _core is None:
             raise RuntimeError("the compiled search is not built (install with a C compiler)")
@@ -70,7 +72,8 @@ class CompiledDepthFirst:
             [bytes(c) for c in state.cols], [bytes(p) for p in state.stacks],
             tuple(state.found), bytes(state.stock), state.deals_done,
         )
-        self._handle = _core.new(_tables(state), snapshot, prune, deal_first, slots)
+        options = (prune, deal_first, deal_timing, reverse, store_forced, tight_lookahead, seed, slots)
+        self._handle = _core.new(_tables(state), snapshot, *options)
         self.full = False
         self.result: bool | None = None
         self._sync()

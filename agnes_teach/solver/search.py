@@ -11,7 +11,7 @@ every state reachable in the explored graph has been expanded and none is
 won, so the root is lost.  "won" is only ever reported with the path that
 reaches the win.
 
-With ``prune=True`` the graph is reduced in five ways; each keeps the answer
+With ``prune=True`` the graph is reduced in six ways; each keeps the answer
 (the arguments below are for these rules - circular ranks, an empty column
 taking the rank below the base, reserve piles nobody builds on - not borrowed
 from Klondike).  The combined argument is an induction on the length of the
@@ -101,12 +101,53 @@ leads to an entered state with a shorter one.
    other run move (from ``c2``) and then a move that uses both ``c`` and
    ``c2`` (one move can use two columns: its source and its destination).
    So after a run move from ``c`` the search enters the new state only if a
-   legal move uses ``c``, or one more run move could make one possible:
-   a card lying in another column may go onto ``c``'s top (or is of the
-   empty-column rank while ``c`` is empty), or a card of ``c``'s top run (when
-   the lead did not build on ``P``) may go onto a card lying covered in
-   another column (:func:`may_use_after_one_more`).  A state turned away is
+   legal move uses ``c``, or one more run move off a column ``c2`` could make
+   possible a move between ``c`` and ``c2`` that uses both: a card that may go
+   onto ``c``'s top (or of the empty-column rank while ``c`` is empty) leads a
+   movable tail of ``c2`` once one run has left ``c2`` - it lies in ``c2``'s
+   top run or in the run right under it -, or (when the lead did not build
+   on ``P``) a card of ``c``'s top run may go onto a card that is a top of
+   ``c2`` once one run has left it, or is of the empty-column rank while
+   ``c2`` is one run that can leave whole (:func:`may_use_after_one_more`).
+   A card buried deeper, or lying in a reserve pile (a move from there uses
+   no column but its destination), cannot be such a move.  A state turned away is
    not recorded as seen, so reaching it by another move still explores it.
+
+6. **When to deal** (``deal_timing``; not for profiles that deal onto
+   columns).  A deal only lays cards on the piles it covers, so it commutes
+   with every move that does not take a card from one of those piles: moves
+   between columns, moves home from a column, moves from other stacks.
+   Given a win, swap each deal with the move before it while that move
+   commutes with it; the line stays legal, keeps its length and its end, and
+   afterwards every deal comes first, right after the previous deal, or
+   right after a move that took a card from a pile the deal covers.  Call
+   such a win *deal-normal*.  So the search allows ``deal`` only in a state
+   that has the *deal permission*: the root, a state just reached by a deal
+   or by a move from a pile the next deal covers, a state where every deal
+   is done (nothing to allow), and - because a forced move home (point 2)
+   commutes with a deal and is played in place of whatever the win did - a
+   state reached by a forced move home from a state that had it.  And when
+   the next deal covers only empty piles (or none: Agnes Bernauer's last two
+   cards), it commutes with every move, so it is played as the only move.
+
+   The permission belongs to the visit, not to the state, so the table keeps
+   it beside each state: a state stored with it covers a later visit without
+   it; a state stored without it and reached again with it is expanded once
+   more with what the permission adds (the deal, or its forced move home
+   again, now carrying the permission).  A refuted dead end is stored with it.
+
+   It combines with the other points: deleting a forced card's moves from a
+   deal-normal win (point 2) can leave a deal after a move that commutes
+   with it; swapping it earlier again stops at the same kinds of moves, or at
+   the start, which it reaches only if the deleted move was the forced card
+   leaving a pile the deal covers - then the forced move itself gives the
+   permission - or if the state had the permission, which the forced move
+   passes on.  Point 5 delays run moves between columns, which commute with
+   every deal, so the delays and the swaps move deals and run moves past each
+   other without undoing one another; point 5's test only asks that some
+   legal move use the column, and a move that was legal after the deal is
+   legal before it.  Points 1 and 3 replace a move by an equivalent one of
+   the same kind (the same permission follows).
 
 With ``prune=False`` none of this is done: raw keys, every legal move, no
 dead-end test.  Tests check that both modes agree, and agree with a plain
@@ -121,7 +162,10 @@ single order is sometimes hopeless where the other is instant.
 
 from __future__ import annotations
 
-from ..board import is_safe_home
+from collections.abc import Callable
+from typing import Protocol
+
+from ..board import DEAL_GEN, is_safe_home
 from .fast import DEAL, HOME, RETURN, STACK, TAIL, FastMove, FastState
 
 
@@ -204,8 +248,39 @@ def is_dead(state: FastState, cache: dict[tuple[int, ...], bytearray]) -> bool:
     return nxt != [13, 13, 13, 13]
 
 
-def order_moves(state: FastState, moves: list[FastMove], prune: bool, deal_first: bool) -> list[FastMove]:
-    """Order (and with ``prune``, thin out) the moves of a state."""
+_MASK64 = (1 << 64) - 1
+
+
+class Shuffler:
+    """A xorshift64 generator that shuffles buckets of moves (the compiled core does the same)."""
+
+    def __init__(self, seed: int) -> None:
+        if not 0 < seed <= _MASK64:
+            raise ValueError("a shuffle seed is between 1 and 2**64 - 1")
+        self.state = seed
+
+    def __call__(self, bucket: list[FastMove]) -> None:
+        x = self.state
+        for i in range(len(bucket) - 1, 0, -1):
+            x ^= (x << 13) & _MASK64
+            x ^= x >> 7
+            x ^= (x << 17) & _MASK64
+            j = x % (i + 1)
+            bucket[i], bucket[j] = bucket[j], bucket[i]
+        self.state = x
+
+
+def order_moves(
+    state: FastState, moves: list[FastMove], prune: bool, deal_first: bool, may_deal: bool = True,
+    reverse: bool = False, shuffle: Shuffler | None = None,
+) -> list[FastMove]:
+    """Order (and with ``prune``, thin out) the moves of a state; ``may_deal`` False drops the deal.
+
+    ``reverse`` keeps the order of the buckets but takes each bucket backwards:
+    a second search with it explores the same graph in another order, which
+    finds some wins the first order misses for millions of states.  ``shuffle``
+    shuffles each bucket (the restarts of :class:`Restarts`).
+    """
     home: list[FastMove] = []
     uncover: list[FastMove] = []
     into_empty: list[FastMove] = []
@@ -226,7 +301,8 @@ def order_moves(state: FastState, moves: list[FastMove], prune: bool, deal_first
         if dest == HOME:
             home.append(m)
         elif kind == DEAL:
-            deal.append(m)
+            if may_deal:
+                deal.append(m)
         elif kind == RETURN:
             returns.append(m)
         else:
@@ -237,9 +313,14 @@ def order_moves(state: FastState, moves: list[FastMove], prune: bool, deal_first
                 (into_empty if empty_dest else uncover).append(m)
             else:
                 split.append(m)
-    if deal_first:
-        return deal + home + uncover + into_empty + split + returns
-    return home + uncover + into_empty + split + returns + deal
+    buckets = [deal, home, uncover, into_empty, split, returns] if deal_first else [
+        home, uncover, into_empty, split, returns, deal]
+    if shuffle is not None:
+        for bucket in buckets:
+            shuffle(bucket)
+    if reverse:
+        return [m for bucket in buckets for m in reversed(bucket)]
+    return [m for bucket in buckets for m in bucket]
 
 
 Left = tuple[int, int, bool]  # (column, lead card, split) of the tableau move just made
@@ -253,38 +334,64 @@ def uses(left: Left, m: FastMove) -> bool:
     return m[0] == TAIL and m[1] == column and (m[3] == HOME or not split)
 
 
-def may_use_after_one_more(state: FastState, left: Left) -> bool:
-    """Could one more tableau move make a move possible that uses `left`'s column (point 5)?
+def may_use_after_one_more(state: FastState, left: Left, tight: bool = True) -> bool:
+    """Could one more run move, off another column ``c2``, make possible a move that uses both
+    `left`'s column ``c`` and ``c2`` (point 5)?
 
-    Over-approximates the two ways a move can use two columns at once: a card
-    lying in another column goes onto this column's top (a card that may lie
-    on it, or one of the empty-column rank when the column is empty), or a run
-    of this column goes onto a card now covered in another column.
+    The move after it must use both columns, so it goes from one to the
+    other.  Into ``c``: a card (another than the run's lead) that may lie on
+    ``c``'s top - or of the empty-column rank, when ``c`` is empty - leads a
+    movable tail of ``c2`` once one run is moved off ``c2``: it lies in
+    ``c2``'s top run or in the run right under it.  Out of ``c`` (when the
+    lead did not build on ``P``, so that a run off ``c`` uses it): a card of
+    ``c``'s top run may go onto a card that is a top of ``c2`` once one run
+    is moved off it (in its top run, or the card right under it), or it is
+    of the empty-column rank and ``c2`` is one run that can move whole.
+    ``tight=False`` is the looser test of earlier versions (any card lying in
+    another column), kept to measure the difference.
     """
     column, lead, split = left
     r = state.rules
+    link = r.link  # what makes a run
     cols = state.cols
-    where = [-1] * 52
+    leads = bytearray(52)  # lies in another column and leads a movable tail after at most one run move
+    tops = bytearray(52)  # is a top of another column after at most one run move
+    whole = False  # another column is one run
     for j, col in enumerate(cols):
-        if j != column:
-            for c in col:
-                where[c] = j
+        if j == column or not col:
+            continue
+        rs = state.run_start(col) if tight else 0
+        second = 0  # where the run under the top run begins
+        if rs > 0:
+            second = rs - 1
+            while second > 0 and link[col[second] * 52 + col[second - 1]]:
+                second -= 1
+        for c in col[second:]:
+            leads[c] = 1
+        for c in col[max(rs - 1, 0):]:
+            tops[c] = 1
+        whole = whole or rs == 0
     col = cols[column]
     if col:
         for g in r.guests[col[-1]]:
-            if g != lead and where[g] >= 0:
+            if g != lead and leads[g]:
                 return True
     else:
         for c in range(52):
-            if r.is_empty_rank[c] and c != lead and where[c] >= 0:
+            if r.is_empty_rank[c] and c != lead and leads[c]:
                 return True
     if split or not col:
         return False
     for d in range(state.run_start(col), len(col)):
         y = col[d]
-        if r.is_empty_rank[y] or any(where[h] >= 0 for h in r.hosts[y]):
+        if (r.is_empty_rank[y] and whole) or any(tops[h] for h in r.hosts[y]):
             return True
     return False
+
+
+def _still_useful(state: FastState, left: Left, moves: list[FastMove], tight: bool) -> bool:
+    """Point 5: does a move use the column `left` came from, now or after one more tableau move?"""
+    return any(uses(left, m) for m in moves) or may_use_after_one_more(state, left, tight)
 
 
 class DepthFirst:
@@ -295,52 +402,137 @@ class DepthFirst:
     moves), False (lost) or None (not finished yet).
     """
 
-    def __init__(self, state: FastState, *, prune: bool, deal_first: bool) -> None:
+    def __init__(
+        self, state: FastState, *, prune: bool, deal_first: bool, deal_timing: bool = True,
+        reverse: bool = False, store_forced: bool = False, tight_lookahead: bool = True, seed: int = 0,
+    ) -> None:
         self.state = state
         self.prune = prune
         self.deal_first = deal_first
-        self.seen: set[bytes] = set()
+        self.reverse = reverse
+        self.store_forced = store_forced
+        self.tight_lookahead = tight_lookahead
+        self.shuffle = Shuffler(seed) if seed else None
+        # Point 6 assumes deals never land on columns (moves from them would not commute with deals).
+        self.deal_timing = prune and deal_timing and not state.rules.deals_onto_columns
+        # [d]: the stacks deal d lands on.
+        self.covers = [frozenset(k for k in deal) for deal in state.rules.deals]
+        # Each state entered, with its deal permission (point 6).
+        self.seen: dict[bytes, bool] = {}
         self.stuck_cache: dict[tuple[int, ...], bytearray] = {}
         self.frames: list[list[FastMove]] = []
+        # Per frame: the deal permission of its state, and whether it holds one forced move.
+        self.flags: list[tuple[bool, bool]] = []
         self.indices: list[int] = []
         self.path: list[FastMove] = []
         self.nodes = 0
         self.result: bool | None = None
-        if self._enter(prune, None):
+        if self._enter(prune, None, True):
             self.result = True
         elif not self.frames:
             self.result = False
 
-    def _enter(self, check_dead: bool, left: Left | None) -> bool:
+    def _enter(self, check_dead: bool, left: Left | None, may_deal: bool) -> bool:
         """Enter the current state: True if won; else push a frame unless seen, dead or pointless.
 
         ``left`` describes the tableau move just made (with pruning): the
         state is entered only if the column it came from can be used next, or
         after one more tableau move (point 5).  A state turned away for that
         reason is not recorded as seen: reached by another move, it is explored.
+
+        A state with a forced move (a safe move home, point 2, or a deal that
+        covers nothing, point 6) is not stored (unless ``store_forced``, kept
+        to measure the difference): its one move is pushed, and the table
+        keeps only the states where the search has a choice.  (A forced move
+        home or a deal cannot lie on a cycle, so the search still ends.)
+
+        ``may_deal`` is the state's deal permission as reached (point 6).  A
+        state seen with the permission covers a visit without it; one seen
+        without it and reached again with it is expanded once more, with the
+        deal.
         """
         s = self.state
         if s.home == 52:
             return True
+        if not self.deal_timing or s.deals_done >= len(s.rules.deals):
+            may_deal = True
+        if self.prune and not self.store_forced:
+            forced = self._forced_move()
+            if forced is not None:
+                if left is not None and not _still_useful(s, left, s.moves(), self.tight_lookahead):
+                    return False
+                self.nodes += 1
+                if check_dead and (is_dead(s, self.stuck_cache) or can_never_finish(s)):
+                    return False
+                self._push([forced], True if forced[0] == DEAL else may_deal, True)
+                return False
         key = s.key(self.prune)
-        if key in self.seen:
+        seen = self.seen.get(key)
+        if seen is not None and (seen or not may_deal):
             return False
         moves = s.moves()
-        if left is not None and not any(uses(left, m) for m in moves) and not may_use_after_one_more(s, left):
+        if left is not None and not _still_useful(s, left, moves, self.tight_lookahead):
             return False
-        self.seen.add(key)
         self.nodes += 1
-        if check_dead and (is_dead(s, self.stuck_cache) or can_never_finish(s)):
+        if seen is not None:  # seen without the permission: now the deal too (listed last)
+            self.seen[key] = True
+            forced = self._forced_move() if self.store_forced else None
+            if forced is None:
+                self._push([moves[-1]], True, False)
+            elif forced[0] != DEAL:  # its forced move again, with the permission
+                self._push([forced], True, True)
             return False
-        if self.prune:
-            safe = safe_home_move(s, moves)
-            if safe is not None:
-                self.frames.append([safe])
-                self.indices.append(0)
-                return False
-        self.frames.append(order_moves(s, moves, self.prune, self.deal_first))
-        self.indices.append(0)
+        self.seen[key] = may_deal
+        if check_dead and (is_dead(s, self.stuck_cache) or can_never_finish(s)):
+            self.seen[key] = True  # refuted whatever the permission
+            return False
+        forced = self._forced_move() if self.prune and self.store_forced else None
+        if forced is not None:
+            self._push([forced], True if forced[0] == DEAL else may_deal, True)
+            return False
+        order = order_moves(s, moves, self.prune, self.deal_first, may_deal, self.reverse, self.shuffle)
+        self._push(order, may_deal, False)
         return False
+
+    def _forced_move(self) -> FastMove | None:
+        """The state's forced move: the first safe move home in move order, else a deal covering nothing."""
+        s = self.state
+        r = s.rules
+        found, rel, suit = s.found, r.rel, r.suit
+        tops: list[FastMove] = []
+        for i, col in enumerate(s.cols):
+            if col and rel[col[-1]] == found[suit[col[-1]]]:
+                tops.append((TAIL, i, len(col) - 1, HOME, col[-1], 1))
+        for k, pile in enumerate(s.stacks):
+            if pile and r.stack_home[k] and rel[pile[-1]] == found[suit[pile[-1]]]:
+                tops.append((STACK, k, 0, HOME, pile[-1], 1))
+        safe = safe_home_move(s, tops)
+        if safe is not None:
+            return safe
+        return DEAL_GEN if self._safe_deal() else None
+
+    def _push(self, moves: list[FastMove], may_deal: bool, forced: bool) -> None:
+        self.frames.append(moves)
+        self.flags.append((may_deal, forced))
+        self.indices.append(0)
+
+    def _safe_deal(self) -> bool:
+        """Does the next deal land only on empty piles (point 6)?  Then it is the one move."""
+        s = self.state
+        d = s.deals_done
+        if not self.deal_timing or d >= len(s.rules.deals):
+            return False
+        return not any(s.stacks[k] for k in s.rules.deals[d])
+
+    def _may_deal_after(self, m: FastMove, parent: tuple[bool, bool]) -> bool:
+        """The deal permission of the state move `m` led to (point 6)."""
+        s = self.state
+        if not self.deal_timing or m[0] == DEAL or s.deals_done >= len(s.rules.deals):
+            return True
+        if m[0] == STACK and m[1] in self.covers[s.deals_done]:
+            return True
+        may_deal, forced = parent
+        return forced and may_deal and m[3] == HOME
 
     def run(self, limit: int) -> bool | None:
         if self.result is not None:
@@ -368,7 +560,7 @@ class DepthFirst:
                 # Dead ends are looked for after moves that change what is stuck or covered.
                 check = prune and (m[3] == HOME or m[0] == DEAL or (left is not None and not left[2])
                                    or (not leads_nowhere and m[0] == TAIL))
-                if self._enter(check, left):
+                if self._enter(check, left, self._may_deal_after(m, self.flags[-1])):
                     self.result = True
                     return True
                 if len(frames) == height:  # nothing pushed: seen, dead, pointless, or a leaf
@@ -377,11 +569,91 @@ class DepthFirst:
                     return None
             else:
                 frames.pop()
+                self.flags.pop()
                 indices.pop()
                 if path:
                     state.undo(path.pop())
         self.result = False
         return False
+
+
+def luby(i: int) -> int:
+    """The i-th term (from 1) of the Luby sequence 1 1 2 1 1 2 4 1 1 2 ...: restart budgets that waste
+    at most a logarithmic factor against the best fixed budget for an unknown run-time distribution."""
+    k = 1
+    while (1 << k) - 1 < i:
+        k += 1
+    while (1 << k) - 1 != i:
+        i -= (1 << (k - 1)) - 1
+        k = 1
+        while (1 << k) - 1 < i:
+            k += 1
+    return 1 << (k - 1)
+
+
+class Search(Protocol):
+    """What :func:`agnes_teach.solver.solve` asks of a search (``DepthFirst`` and the compiled one)."""
+
+    state: FastState
+    nodes: int
+    result: bool | None
+
+    def run(self, limit: int) -> bool | None: ...
+
+    @property
+    def path(self) -> list[FastMove]: ...
+
+
+class Restarts:
+    """Depth-first searches with shuffled move orders, each stopped after ``unit * luby(i)`` states
+    and replaced by a fresh one with the next seed.
+
+    A depth-first search that goes wrong near the root can spend millions of
+    states in one hopeless subtree while another order wins at once; short
+    runs in many random orders find such wins.  Each run is a complete
+    search of its own (same pruning, its own table), so one that ends before
+    its budget decides the position either way: ``lost`` is as sound as
+    from a single search.  ``make(seed)`` builds a run (with either engine:
+    the compiled core shuffles exactly as :class:`Shuffler` does).
+    """
+
+    def __init__(self, make: Callable[[int], Search], root: FastState, unit: int = 2000) -> None:
+        self.make = make
+        self.state = root
+        self.unit = unit
+        self.runs = 0
+        self.finished = 0  # states expanded by the runs given up
+        self.current: Search | None = None
+        self.cap = 0
+        self.result: bool | None = None
+        self.path: list[FastMove] = []
+
+    @property
+    def nodes(self) -> int:
+        return self.finished + (self.current.nodes if self.current is not None else 0)
+
+    def run(self, limit: int) -> bool | None:
+        while self.result is None:
+            if self.current is None:
+                self.runs += 1
+                # Seeds spread over 64 bits (odd, so never 0).
+                self.current = self.make((self.runs * 0x9E3779B97F4A7C15) & _MASK64 | 1)
+                self.cap = self.unit * luby(self.runs)
+            search = self.current
+            target = min(self.cap, limit - self.finished)
+            if target <= search.nodes:
+                return None
+            result = search.run(target)
+            if result is not None:
+                self.result = result
+                self.path = search.path
+                return result
+            if search.nodes >= self.cap or getattr(search, "full", False):
+                self.finished += search.nodes
+                self.current = None
+            else:
+                return None
+        return self.result
 
 
 def can_never_finish(state: FastState) -> bool:
@@ -504,4 +776,7 @@ def can_never_finish(state: FastState) -> bool:
     return not all(home)
 
 
-__all__ = ["DepthFirst", "can_never_finish", "is_dead", "order_moves", "safe_home_move", "uses"]
+__all__ = [
+    "DepthFirst", "Restarts", "Search", "Shuffler", "can_never_finish", "is_dead", "luby", "order_moves",
+    "safe_home_move", "uses",
+]
