@@ -10,8 +10,10 @@ import pytest
 
 from agnes_teach.cli import app
 from agnes_teach.cli import generate as _generate  # noqa: F401  (registers the command)
+from agnes_teach.deal import deal
+from agnes_teach.engine import apply_move
 from agnes_teach.generator.core import Tally
-from agnes_teach.generator.mining import examine, positions, solved_line
+from agnes_teach.generator.mining import TAIL_MOVES, examine, positions, solved_line
 from agnes_teach.generator.output import puzzle_id, scenario_data
 from agnes_teach.generator.players import MISCONCEPTIONS, lost_under
 from agnes_teach.generator.teaching import rating_of
@@ -74,7 +76,11 @@ def test_positions_walk_the_solved_line() -> None:
     assert line is not None
     walked = list(positions(3, profile, line, first=40))
     assert walked[0][0] == 40 and walked[0][2] == line[40:]
-    assert walked[0][1].stock == SURVIVED.position.stock and walked[0][1].tableau == SURVIVED.position.tableau
+    played = deal(3, profile)
+    for move in line[:40]:
+        played = apply_move(played, move)
+    assert walked[0][1].stock == played.stock and walked[0][1].tableau == played.tableau
+    assert [n for n, _, _ in walked] == list(range(40, len(line) - TAIL_MOVES + 1))
 
 
 def test_generate_from_deals_refuses_a_bad_range_and_reports_too_few(tmp_path: Path) -> None:

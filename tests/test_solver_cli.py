@@ -70,8 +70,8 @@ def test_solve_unknown_is_reported_not_guessed() -> None:
 def test_solve_exit_codes_are_the_verdict(tmp_path: Path) -> None:
     won = runner.invoke(app, ["solve", "--deal", str(EASY[0]), "--budget", "20"])
     assert won.exit_code == 0 and won.stdout.startswith("won")
-    # Deal 26 stays unknown after 10 s (bench/results/survey-bernauer-1-1000.jsonl).
-    unknown = runner.invoke(app, ["solve", "--deal", "26", "--budget", "0.2"])
+    # Deal 20015 stays unknown after 60 s (bench/results/bench-20001-21000-c.jsonl and later runs).
+    unknown = runner.invoke(app, ["solve", "--deal", "20015", "--budget", "0.2"])
     assert unknown.exit_code == 3 and unknown.stdout.startswith("unknown")
     lost = tmp_path / "lost.yaml"
     lost.write_text(LOST_POSITION, "utf-8")
