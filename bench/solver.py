@@ -7,6 +7,7 @@ second, and the peak memory of the process.  The configurations take turns
 deal by deal, so a change in the machine's load hits them alike.
 
     python bench/solver.py --deals 20001-20300 --budget 10 --configs c,c-before --log LOG
+    python bench/solver.py --deals 20014,20015,20043 --rate 30000
 
 Configurations (``CONFIGS``): ``c`` is the solver as shipped (compiled core,
 every reduction, the default portfolio); ``c-before`` the search as it was
@@ -24,6 +25,8 @@ table's "within" rows count CPU time, which another process's load does not
 inflate.  Each finished deal is appended to ``LOG-CONFIG.jsonl`` (one JSON
 line per deal, the fields of ``agnes-teach survey --out`` plus ``cpu``), so
 an interrupted run resumes; ``--only CONFIG`` runs one configuration.
+``--rate STATES`` measures instead the states per CPU second of the compiled
+core and of the Python search, expanding the same states.
 """
 
 from __future__ import annotations
@@ -176,6 +179,23 @@ def parse_range(text: str) -> list[int]:
     return out
 
 
+def rates(numbers: list[int], profile_id: str, states: int) -> str:
+    """States per CPU second of each engine on the same deals: one search (``deal`` last, fixed order),
+    the same state budget, so both engines expand exactly the same states."""
+    lines = [f"states per CPU second, one search, {states:,} states per deal (or fewer if it ends):",
+             "| deal | states | compiled | Python | ratio |", "|---|---|---|---|---|"]
+    for number in numbers:
+        pos = deal(number, get_profile(profile_id))
+        speed = {}
+        for engine in ("c", "python"):
+            cpu = time.process_time()
+            result = solve(pos, nodes=states, orders=(_LAST,), engine=engine)  # type: ignore[arg-type]
+            speed[engine] = result.nodes / max(time.process_time() - cpu, 1e-9)
+        lines.append(f"| {number} | {result.nodes:,} | {speed['c']:,.0f} | {speed['python']:,.0f} | "
+                     f"{speed['c'] / speed['python']:.1f}x |")
+    return "\n".join(lines)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--deals", default="1-1000", help="deal range, e.g. 20001-21000")
@@ -188,8 +208,13 @@ def main() -> None:
                         help="run the python configurations on the first N deals only")
     parser.add_argument("--log", type=Path, default=None, help="prefix of the per-deal JSON-lines logs")
     parser.add_argument("--only", choices=tuple(CONFIGS), default=None, help="run this configuration only")
+    parser.add_argument("--rate", type=int, default=None, metavar="STATES",
+                        help="instead: states per CPU second of both engines, STATES per deal")
     args = parser.parse_args()
     numbers = parse_range(args.deals)
+    if args.rate:
+        print(rates(numbers, args.profile, args.rate))
+        return
     configs = [c.strip() for c in args.configs.split(",") if c.strip()]
     for c in configs:
         if c not in CONFIGS:

@@ -136,3 +136,16 @@ def test_auto_falls_back_to_python_where_the_core_cannot_play(profile_id: str) -
 
 def test_the_core_plays_every_bernauer_family_profile() -> None:
     assert {"bernauer", "morehead", "parlett", "agnes-ru", "reserve-last-deal"} <= set(CORE_PROFILES)
+
+
+@pytest.mark.parametrize("profile_id", CORE_PROFILES)
+def test_shared_losses_are_the_same_with_either_engine(profile_id: str) -> None:
+    # solve() shares proved-lost states between its searches; both engines must share the same ones.
+    rng = random.Random(f"shared-{profile_id}")
+    changed = 0
+    for _ in range(8):
+        pos = random_small_position(rng, profile_id, rng.randint(7, 11))
+        a, b = solve(pos, nodes=20_000, engine="python"), solve(pos, nodes=20_000, engine="c")
+        assert (a.status, a.nodes, a.solution) == (b.status, b.nodes, b.solution), pos.to_data()
+        changed += solve(pos, nodes=20_000, engine="c", share_losses=False).nodes != b.nodes
+    assert changed or profile_id == "agnes-ru"  # sharing matters on this corpus (agnes-ru: no proofs)

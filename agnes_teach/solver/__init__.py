@@ -73,6 +73,7 @@ def solve(
     deal_timing: bool = True,
     store_forced: bool = False,
     tight_lookahead: bool = True,
+    share_losses: bool = True,
 ) -> SolveResult:
     """Decide `pos` exactly within a budget of `seconds` and/or expanded `nodes`.
 
@@ -89,7 +90,8 @@ def solve(
     stores states whose one move is forced in the table as well, and
     ``tight_lookahead=False`` takes the looser test of point 5 (a run move
     whose column may be used after one more move), each to measure what it
-    gains (bench/solver.py).
+    gains (bench/solver.py); ``share_losses=False`` keeps each search's
+    proved-lost states to itself.
 
     ``engine`` picks the implementation of the search: ``"c"`` the compiled
     core, ``"python"`` the reference in :mod:`.search`, ``"auto"`` the
@@ -119,10 +121,15 @@ def solve(
     )
     plan = [o if isinstance(o, Order) else Order(deal_first=o) for o in orders]
 
+    # States one search proves lost, the others skip (search.py, "Shared losses").
+    lost: object | None = None
+    if share_losses and prune:
+        lost = compiled.lost_table() if use_c else {}
+
     def make(order: Order, seed: int = 0) -> Search:
         return kind(FastState(pos, rules), prune=prune, deal_first=order.deal_first, reverse=order.reverse,
                     deal_timing=deal_timing, store_forced=store_forced, tight_lookahead=tight_lookahead,
-                    seed=seed)
+                    seed=seed, lost=lost)  # type: ignore[arg-type]
 
     searches = [Restarts(partial(make, o), FastState(pos, rules)) if o.restarts else make(o) for o in plan]
     if not searches:

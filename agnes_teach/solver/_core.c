@@ -34,7 +34,15 @@ enum { TAIL = 0, STACK = 1, RETURN = 2, DEAL = 3 };
 
 typedef struct { int8_t kind, src, depth, dest, card, count; } Move;
 /* flag: the state's deal permission (see enter); forced: the frame holds one forced move. */
-typedef struct { size_t start, end, idx; int flag, forced; } Frame;
+/* upgrade: the frame adds the deal to a state stored without the permission; taint: something under
+ * the frame was cut off by the table without being proved lost (a cycle), so the frame proves nothing;
+ * ha, hb: the hash of the frame's state. */
+typedef struct { size_t start, end, idx; int flag, forced, upgrade, taint; uint64_t ha, hb; } Frame;
+
+/* States proved lost, shared by the searches of one solve (search.py, "Shared losses"): open
+ * addressing over the same 128-bit hashes as the table, bit 1 = proved with the deal permission.
+ * It never grows: past half full, nothing more is added. */
+typedef struct { uint64_t *t; size_t slots, count; } Lost;
 typedef struct { int col, lead, split; } Left;
 
 typedef struct {
@@ -63,6 +71,8 @@ typedef struct {
     int prune, deal_first, deal_timing, reverse, store_forced, tight_lookahead;
     uint64_t seed; /* 0: the fixed order; else the state of a xorshift generator shuffling each bucket */
     uint32_t covers[MAXDEALS + 1]; /* [d]: the stacks deal d lands on, as bits */
+    Lost *lost; /* NULL: nothing shared */
+    uint64_t cur_a, cur_b; /* the hash of the state being entered */
     Move *mstack; size_t mcap, mtop;
     Frame *frames; size_t fcap, ftop;
     Move *path; size_t pcap, plen;
@@ -218,6 +228,32 @@ static int table_insert(Search *s, uint64_t a, uint64_t b) {
     s->table[2 * j + 1] = b;
     s->tcount++;
     return 0;
+}
+
+static uint64_t *lost_find(Lost *l, uint64_t a, uint64_t b, size_t *free_at) {
+    size_t mask = l->slots - 1, j = a & mask;
+    while (l->t[2 * j + 1]) {
+        if (l->t[2 * j] == a && (l->t[2 * j + 1] & ~FLAG_BIT) == b) return &l->t[2 * j];
+        j = (j + 1) & mask;
+    }
+    if (free_at) *free_at = j;
+    return NULL;
+}
+
+/* Proved lost for a visit with (`flag` 1) or without the permission? */
+static int lost_covers(Lost *l, uint64_t a, uint64_t b, int flag) {
+    uint64_t *e = lost_find(l, a, b, NULL);
+    return e && ((e[1] & FLAG_BIT) || !flag);
+}
+
+static void lost_add(Lost *l, uint64_t a, uint64_t b, int flag) {
+    size_t j;
+    uint64_t *e = lost_find(l, a, b, &j);
+    if (e) { if (flag) e[1] |= FLAG_BIT; return; }
+    if ((l->count + 1) * 2 > l->slots) return;
+    l->t[2 * j] = a;
+    l->t[2 * j + 1] = b | (flag ? FLAG_BIT : 0);
+    l->count++;
 }
 
 /* ------------------------------------------------------------------ moves */
@@ -644,7 +680,7 @@ static int push_frame(Search *s, const Move *moves, int n, int flag, int forced)
     if (grow((void **)&s->mstack, &s->mcap, s->mtop + (size_t)n, sizeof(Move)) < 0) return -1;
     if (grow((void **)&s->frames, &s->fcap, s->ftop + 1, sizeof(Frame)) < 0) return -1;
     memcpy(s->mstack + s->mtop, moves, (size_t)n * sizeof(Move));
-    Frame f = {s->mtop, s->mtop + (size_t)n, s->mtop, flag, forced};
+    Frame f = {s->mtop, s->mtop + (size_t)n, s->mtop, flag, forced, 0, 0, s->cur_a, s->cur_b};
     s->frames[s->ftop++] = f;
     s->mtop += (size_t)n;
     return 0;
@@ -746,9 +782,19 @@ static int still_useful(Search *s, const Left *left, const Move *moves, int n) {
  * `flag` is the deal permission of the state as reached (search.py, point 6): a state
  * stored with the permission covers a visit without it; one stored without it, visited
  * again with it, is expanded once more with the deal. */
+/* Mark the frame whose move led here as proving nothing (search.py, "Shared losses"). */
+static inline void taint_parent(Search *s) {
+    if (s->lost && s->ftop) s->frames[s->ftop - 1].taint = 1;
+}
+
 static int enter(Search *s, int check_dead, const Left *left, int flag) {
     if (s->home == NCARDS) return 1;
     if (!s->deal_timing || s->deals_done >= s->ndeals) flag = 1;
+    uint64_t a, b;
+    state_hash(s, &a, &b);
+    s->cur_a = a;
+    s->cur_b = b;
+    if (s->lost && lost_covers(s->lost, a, b, flag)) return 0; /* another search proved it lost */
     Move moves[MAXMOVES];
     int n = -1;
     Move forced;
@@ -759,15 +805,19 @@ static int enter(Search *s, int check_dead, const Left *left, int flag) {
                 if (!still_useful(s, left, moves, n)) return 0;
             }
             s->nodes++;
-            if (check_dead && (is_dead(s) || can_never_finish(s))) return 0;
+            if (check_dead && (is_dead(s) || can_never_finish(s))) {
+                if (s->lost) lost_add(s->lost, a, b, 1);
+                return 0;
+            }
             if (push_frame(s, &forced, 1, forced.kind == DEAL ? 1 : flag, 1) < 0) s->oom = 1;
             return 0;
         }
     }
-    uint64_t a, b;
-    state_hash(s, &a, &b);
     uint64_t *slot = table_find(s, a, b);
-    if (slot && ((slot[1] & FLAG_BIT) || !flag)) return 0;
+    if (slot && ((slot[1] & FLAG_BIT) || !flag)) {
+        taint_parent(s); /* on the path, or explored without being proved lost */
+        return 0;
+    }
     if (left || slot) {
         n = gen_moves(s, moves);
         if (left && !still_useful(s, left, moves, n)) return 0;
@@ -775,15 +825,20 @@ static int enter(Search *s, int check_dead, const Left *left, int flag) {
     if (slot) { /* seen without the permission: now the deal too (gen_moves lists it last) */
         slot[1] |= FLAG_BIT;
         s->nodes++;
+        int pushed = 1;
         if (s->store_forced && forced_move(s, &forced)) { /* its forced move again, with the permission */
-            if (forced.kind != DEAL && push_frame(s, &forced, 1, 1, 1) < 0) s->oom = 1;
+            if (forced.kind != DEAL) { if (push_frame(s, &forced, 1, 1, 1) < 0) s->oom = 1; }
+            else pushed = 0;
         } else if (push_frame(s, &moves[n - 1], 1, 1, 0) < 0) s->oom = 1;
+        if (pushed && !s->oom) s->frames[s->ftop - 1].upgrade = 1;
+        else if (s->lost && !lost_covers(s->lost, a, b, 0)) taint_parent(s);
         return 0;
     }
     if (table_insert(s, a, b | (flag ? FLAG_BIT : 0)) < 0) { s->oom = 1; return 0; }
     s->nodes++;
     if (check_dead && (is_dead(s) || can_never_finish(s))) {
         table_find(s, a, b)[1] |= FLAG_BIT; /* refuted whatever the permission */
+        if (s->lost) lost_add(s->lost, a, b, 1);
         return 0;
     }
     if (s->prune && s->store_forced && forced_move(s, &forced)) {
@@ -795,6 +850,15 @@ static int enter(Search *s, int check_dead, const Left *left, int flag) {
     int k = order_moves(s, moves, n, flag, ordered);
     if (push_frame(s, ordered, k, flag, 0) < 0) s->oom = 1;
     return 0;
+}
+
+/* A frame is done: every move of it refuted.  Unless a cycle was cut under it, its state is proved
+ * lost (with its permission; an upgrade frame only if the state was proved lost without it too). */
+static void frame_done(Search *s, const Frame *f) {
+    if (!s->lost || s->ftop < 1) return;
+    int proved = !f->taint && (!f->upgrade || lost_covers(s->lost, f->ha, f->hb, 0));
+    if (proved) lost_add(s->lost, f->ha, f->hb, f->flag);
+    else if (s->ftop >= 2) s->frames[s->ftop - 2].taint = 1;
 }
 
 /* The deal permission of the state a move leads to (search.py, point 6). */
@@ -834,6 +898,7 @@ static int run(Search *s, long long limit) {
             if (s->ftop == height) undo(s, &s->path[--s->plen]);
             else if (s->nodes >= limit) return -1;
         } else {
+            frame_done(s, f);
             s->mtop = f->start;
             s->ftop--;
             if (s->plen) undo(s, &s->path[--s->plen]);
@@ -894,10 +959,16 @@ static PyObject *core_new(PyObject *self, PyObject *args) {
     int prune, deal_first, deal_timing, reverse, store_forced, tight_lookahead;
     unsigned long long seed;
     long long max_slots;
-    if (!PyArg_ParseTuple(args, "O!O!ppppppKL", &PyTuple_Type, &tables, &PyTuple_Type, &state, &prune,
+    PyObject *lost_obj;
+    if (!PyArg_ParseTuple(args, "O!O!ppppppKLO", &PyTuple_Type, &tables, &PyTuple_Type, &state, &prune,
                           &deal_first, &deal_timing, &reverse, &store_forced, &tight_lookahead, &seed,
-                          &max_slots))
+                          &max_slots, &lost_obj))
         return NULL;
+    Lost *lost = NULL;
+    if (lost_obj != Py_None) {
+        lost = PyCapsule_GetPointer(lost_obj, "agnes_teach.solver._core.Lost");
+        if (!lost) return NULL;
+    }
     PyObject *on, *rel, *suit, *empty_ok, *stack_home, *stack_tag, *deals, *live, *free_l, *card_at;
     int whole, fret;
     if (!PyArg_ParseTuple(tables, "SSSSppSSO!O!O!S", &on, &rel, &suit, &empty_ok, &whole, &fret, &stack_home,
@@ -981,6 +1052,7 @@ static PyObject *core_new(PyObject *self, PyObject *args) {
     s->reverse = reverse;
     s->store_forced = store_forced;
     s->tight_lookahead = tight_lookahead;
+    s->lost = prune ? lost : NULL; /* the caller keeps the capsule alive as long as the search */
     s->seed = seed;
     s->tmax_slots = 1024;
     while (s->tmax_slots * 2 <= (size_t)max_slots) s->tmax_slots *= 2;
@@ -1004,6 +1076,37 @@ fail:
     free(s->path);
     free(s);
     return NULL;
+}
+
+static void lost_free(PyObject *capsule) {
+    Lost *l = PyCapsule_GetPointer(capsule, "agnes_teach.solver._core.Lost");
+    if (!l) return;
+    free(l->t);
+    free(l);
+}
+
+/* lost_table(slots) -> a table of proved-lost states to share between searches. */
+static PyObject *core_lost_table(PyObject *self, PyObject *args) {
+    long long want;
+    if (!PyArg_ParseTuple(args, "L", &want)) return NULL;
+    size_t slots = 1024;
+    while (slots * 2 <= (size_t)want) slots *= 2;
+    Lost *l = calloc(1, sizeof(Lost));
+    if (!l) return PyErr_NoMemory();
+    l->t = calloc(slots * 2, sizeof(uint64_t));
+    if (!l->t) { free(l); return PyErr_NoMemory(); }
+    l->slots = slots;
+    PyObject *capsule = PyCapsule_New(l, "agnes_teach.solver._core.Lost", lost_free);
+    if (!capsule) { free(l->t); free(l); }
+    return capsule;
+}
+
+static PyObject *core_lost_count(PyObject *self, PyObject *args) {
+    PyObject *capsule;
+    if (!PyArg_ParseTuple(args, "O", &capsule)) return NULL;
+    Lost *l = PyCapsule_GetPointer(capsule, "agnes_teach.solver._core.Lost");
+    if (!l) return NULL;
+    return PyLong_FromSize_t(l->count);
 }
 
 static PyObject *core_run(PyObject *self, PyObject *args) {
@@ -1045,7 +1148,11 @@ static PyObject *core_path(PyObject *self, PyObject *args) {
 }
 
 static PyMethodDef core_methods[] = {
-    {"new", core_new, METH_VARARGS, "new(tables, state, prune, deal_first, max_slots) -> search handle"},
+    {"new", core_new, METH_VARARGS,
+     "new(tables, state, prune, deal_first, deal_timing, reverse, store_forced, tight_lookahead, seed, max_slots, "
+     "lost) -> search handle"},
+    {"lost_table", core_lost_table, METH_VARARGS, "lost_table(slots) -> a shared table of proved-lost states"},
+    {"lost_count", core_lost_count, METH_VARARGS, "lost_count(table) -> states in it"},
     {"run", core_run, METH_VARARGS, "run(handle, limit) -> 1 won, 0 lost, -1 limit reached, 2 table full"},
     {"info", core_info, METH_VARARGS, "info(handle) -> (result, nodes, stored states, bytes)"},
     {"path", core_path, METH_VARARGS, "path(handle) -> the moves from the root to the current state"},

@@ -23,7 +23,18 @@ AVAILABLE = _core is not None
 # Table slots per search (16 bytes each, filled at most half): 2**24 slots = 256 MiB, 8.4 M states.
 DEFAULT_SLOTS = 1 << 24
 
+# Slots of the table of proved-lost states the searches of one solve share (16 bytes each, filled
+# at most half, as search.LOST_LIMIT): 64 MiB, touched only as far as it is used.
+LOST_SLOTS = 1 << 22
+
 _WON, _LOST, _RUNNING, _FULL = 1, 0, -1, 2
+
+
+def lost_table() -> object:
+    """A table of proved-lost states to share between compiled searches (``lost=``)."""
+    if _core is None:
+        raise RuntimeError("the compiled search is not built (install with a C compiler)")
+    return _core.lost_table(LOST_SLOTS)
 
 
 def supports(state: FastState) -> bool:
@@ -58,7 +69,7 @@ class CompiledDepthFirst:
     def __init__(
         self, state: FastState, *, prune: bool, deal_first: bool, deal_timing: bool = True,
         reverse: bool = False, store_forced: bool = False, tight_lookahead: bool = True, seed: int = 0,
-        slots: int = DEFAULT_SLOTS,
+        slots: int = DEFAULT_SLOTS, lost: object | None = None,
     ) -> None:
         if _core is None:
             raise RuntimeError("the compiled search is not built (install with a C compiler)")
@@ -72,7 +83,8 @@ class CompiledDepthFirst:
             [bytes(c) for c in state.cols], [bytes(p) for p in state.stacks],
             tuple(state.found), bytes(state.stock), state.deals_done,
         )
-        options = (prune, deal_first, deal_timing, reverse, store_forced, tight_lookahead, seed, slots)
+        self._lost = lost  # the shared table must outlive the search
+        options = (prune, deal_first, deal_timing, reverse, store_forced, tight_lookahead, seed, slots, lost)
         self._handle = _core.new(_tables(state), snapshot, *options)
         self.full = False
         self.result: bool | None = None
@@ -98,4 +110,4 @@ class CompiledDepthFirst:
         return [tuple(m) for m in _core.path(self._handle)]  # type: ignore[misc]
 
 
-__all__ = ["AVAILABLE", "DEFAULT_SLOTS", "CompiledDepthFirst"]
+__all__ = ["AVAILABLE", "DEFAULT_SLOTS", "LOST_SLOTS", "CompiledDepthFirst", "lost_table"]
