@@ -42,22 +42,25 @@ from typing import Any
 
 from agnes_teach.deal import deal
 from agnes_teach.profile import get_profile
-from agnes_teach.solver import Order, solve
+from agnes_teach.solver import RESTARTS_AFTER, Order, solve
 
 THRESHOLDS = (0.1, 1.0, 10.0, 60.0)
-_LAST, _FIRST, _BACK, _RESTARTS = Order(), Order(deal_first=True), Order(reverse=True), Order(restarts=True)
+_LAST, _FIRST, _BACK = Order(), Order(deal_first=True), Order(reverse=True)
+_RESTARTS = Order(restarts=True, after=RESTARTS_AFTER)
 _BEFORE: dict[str, Any] = dict(
-    orders=(_LAST, _FIRST), deal_timing=False, store_forced=True, tight_lookahead=False)
+    orders=(_LAST, _FIRST), deal_timing=False, share_losses=False, tight_lookahead=False)
 # name: keyword arguments of solve()
 CONFIGS: dict[str, dict[str, Any]] = {
     "c": dict(engine="c"),
     "c-before": dict(engine="c", **_BEFORE),
     "c-no-deal-timing": dict(engine="c", deal_timing=False),
-    "c-store-forced": dict(engine="c", store_forced=True),
+    "c-unstored-forced": dict(engine="c", store_forced=False),
+    "c-no-shared-losses": dict(engine="c", share_losses=False),
     "c-loose-lookahead": dict(engine="c", tight_lookahead=False),
     "c-two-orders": dict(engine="c", orders=(_LAST, _FIRST)),
     "c-no-restarts": dict(engine="c", orders=(_LAST, _FIRST, _BACK)),
     "c-no-reverse": dict(engine="c", orders=(_LAST, _FIRST, _RESTARTS)),
+    "c-restarts-at-once": dict(engine="c", orders=(_LAST, _FIRST, _BACK, Order(restarts=True))),
     "python": dict(engine="python"),
     "python-before": dict(engine="python", **_BEFORE),
     "c-unpruned": dict(engine="c", prune=False),
@@ -243,6 +246,11 @@ def main() -> None:
         hard = sorted(n for n, r in results[config].items() if r["status"] == "unknown")
         if hard:
             print(f"unknown within the budget ({config}):", " ".join(map(str, hard)))
+        slow = sorted((n, r) for n, r in results[config].items()
+                      if r["status"] != "unknown" and r.get("cpu", r["seconds"]) > 1)
+        if slow:
+            print(f"decided after more than 1 s ({config}):",
+                  " ".join(f"{n} ({r['status']}, {r.get('cpu', r['seconds']):.1f} s)" for n, r in slow))
 
 
 if __name__ == "__main__":

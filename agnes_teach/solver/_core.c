@@ -775,18 +775,17 @@ static int still_useful(Search *s, const Left *left, const Move *moves, int n) {
     return may_use_after_one_more(s, left);
 }
 
-/* DepthFirst._enter: 1 when won; otherwise push a frame unless seen, pointless or dead.
- * A state with a forced move (a safe move home, a deal that covers nothing) is not stored (unless
- * store_forced, to measure the difference): its one move is pushed, and the table keeps only the
- * states where the search chooses.
- * `flag` is the deal permission of the state as reached (search.py, point 6): a state
- * stored with the permission covers a visit without it; one stored without it, visited
- * again with it, is expanded once more with the deal. */
 /* Mark the frame whose move led here as proving nothing (search.py, "Shared losses"). */
 static inline void taint_parent(Search *s) {
     if (s->lost && s->ftop) s->frames[s->ftop - 1].taint = 1;
 }
 
+/* DepthFirst._enter: 1 when won; otherwise push a frame unless seen, pointless or dead.
+ * A state with a forced move (a safe move home, a deal that covers nothing) is stored like any
+ * other, unless !store_forced (kept to measure: it does not pay): then it is pushed unstored.
+ * `flag` is the deal permission of the state as reached (search.py, point 6): a state
+ * stored with the permission covers a visit without it; one stored without it, visited
+ * again with it, is expanded once more with the deal. */
 static int enter(Search *s, int check_dead, const Left *left, int flag) {
     if (s->home == NCARDS) return 1;
     if (!s->deal_timing || s->deals_done >= s->ndeals) flag = 1;

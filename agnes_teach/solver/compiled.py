@@ -68,7 +68,7 @@ class CompiledDepthFirst:
 
     def __init__(
         self, state: FastState, *, prune: bool, deal_first: bool, deal_timing: bool = True,
-        reverse: bool = False, store_forced: bool = False, tight_lookahead: bool = True, seed: int = 0,
+        reverse: bool = False, store_forced: bool = True, tight_lookahead: bool = True, seed: int = 0,
         slots: int = DEFAULT_SLOTS, lost: object | None = None,
     ) -> None:
         if _core is None:

@@ -442,7 +442,7 @@ class DepthFirst:
 
     def __init__(
         self, state: FastState, *, prune: bool, deal_first: bool, deal_timing: bool = True,
-        reverse: bool = False, store_forced: bool = False, tight_lookahead: bool = True, seed: int = 0,
+        reverse: bool = False, store_forced: bool = True, tight_lookahead: bool = True, seed: int = 0,
         lost: dict[bytes, bool] | None = None,
     ) -> None:
         self.state = state
@@ -483,10 +483,11 @@ class DepthFirst:
         reason is not recorded as seen: reached by another move, it is explored.
 
         A state with a forced move (a safe move home, point 2, or a deal that
-        covers nothing, point 6) is not stored (unless ``store_forced``, kept
-        to measure the difference): its one move is pushed, and the table
-        keeps only the states where the search has a choice.  (A forced move
-        home or a deal cannot lie on a cycle, so the search still ends.)
+        covers nothing, point 6) is stored like any other, its one move
+        pushed.  ``store_forced=False`` keeps such states out of the table
+        (a forced move home or a deal cannot lie on a cycle, so the search
+        still ends); measured, that costs more than it saves: a forced state
+        reached again is expanded again.
 
         ``may_deal`` is the state's deal permission as reached (point 6).  A
         state seen with the permission covers a visit without it; one seen
