@@ -293,8 +293,8 @@ def _pass_budget(survey_pass: SurveyPass, lang: str) -> str:
         return i18n.text(lang, "faq", "{seconds} s per deal", seconds=seconds)
     states = survey_pass.state_budget
     return i18n.ntext(lang, "faq",
-                      "up to {states} searched state per deal (or {seconds} s, whichever comes first)",
-                      "up to {states} searched states per deal (or {seconds} s, whichever comes first)",
+                      "up to {states} searched state per deal, or {seconds} s if that came first",
+                      "up to {states} searched states per deal, or {seconds} s if that came first",
                       states, states=_number(states, lang), seconds=seconds)
 
 
