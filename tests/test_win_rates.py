@@ -53,7 +53,9 @@ def test_each_pass_states_the_command_that_made_it(profile_id: str) -> None:
     assert rate is not None
     for i, survey_pass in enumerate(rate.passes):
         options = _options(survey_pass.command)
-        assert options["--deals"] == rate.deals
+        # A run stopped early (a partial file) covers less than its command asked for, never more.
+        asked = parse_deal_ranges(options["--deals"])
+        assert all(n in asked for n in parse_deal_ranges(rate.deals))
         assert float(options["--budget"]) == survey_pass.budget_seconds
         assert options.get("--states") == (None if survey_pass.state_budget is None
                                            else str(survey_pass.state_budget))
