@@ -298,6 +298,14 @@ def _pass_budget(survey_pass: SurveyPass, lang: str) -> str:
                       states, states=_number(states, lang), seconds=seconds)
 
 
+def _short_budget(survey_pass: SurveyPass, lang: str) -> str:
+    """A pass's budget in a table cell: ``1 s`` or ``200,000 states``."""
+    if survey_pass.state_budget is None:
+        return i18n.text(lang, "faq", "{seconds} s", seconds=_number(survey_pass.budget_seconds, lang))
+    states = survey_pass.state_budget
+    return i18n.ntext(lang, "faq", "{states} state", "{states} states", states, states=_number(states, lang))
+
+
 def survey_budget(rate: WinRate, lang: str) -> str:
     """The budget of each pass of a survey: the first over every deal, then each --retry-unknown pass."""
     text = _pass_budget(rate.passes[0], lang)
@@ -352,7 +360,9 @@ def win_rate_table(profile: Profile, lang: str) -> FigureTable | None:
             (" / ".join(_number(n, lang) for n in (rate.won, rate.lost, rate.unknown)),),
             (_percent(share, lang), f"({_span(dlo, dhi, lang)})"),
             (_span(low, high, lang), f"({_span(ilo, ihi, lang)})"),
-            (survey_budget(rate, lang),),
+            tuple(_short_budget(p, lang) if i == 0 else
+                  i18n.text(lang, "faq", "then {budget}", budget=_short_budget(p, lang))
+                  for i, p in enumerate(rate.passes)),
         ))
     current = next((i for i, rate in enumerate(rates) if rate.profile == profile.id), None)
     return FigureTable(
@@ -361,7 +371,7 @@ def win_rate_table(profile: Profile, lang: str) -> FigureTable | None:
         header=(t(lang, "faq", "Variant"), t(lang, "faq", "Deals"), t(lang, "faq", "Won / lost / undecided"),
                 t(lang, "faq", "Won among decided"),
                 t(lang, "faq", "Winnable of all deals"),
-                t(lang, "faq", "Solver budget")),
+                t(lang, "faq", "Budget per deal, then for the undecided")),
         rows=tuple(rows), current=current)
 
 
