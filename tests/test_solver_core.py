@@ -148,3 +148,12 @@ def test_shared_losses_are_the_same_with_either_engine(profile_id: str) -> None:
         assert (a.status, a.nodes, a.solution) == (b.status, b.nodes, b.solution), pos.to_data()
         changed += solve(pos, nodes=20_000, engine="c", share_losses=False).nodes != b.nodes
     assert changed or profile_id == "agnes-ru"  # sharing matters on this corpus (agnes-ru: no proofs)
+
+
+def test_shared_losses_refute_a_lost_deal_with_fewer_states() -> None:
+    # Deal 20045 is lost; the four searches refute it together (each skips what another proved).
+    pos = deal(20045, get_profile("bernauer"))
+    a, b = solve(pos, nodes=40_000, engine="python"), solve(pos, nodes=40_000, engine="c")
+    assert (a.status, a.nodes) == (b.status, b.nodes) and a.status == "lost"
+    alone = solve(pos, nodes=200_000, engine="c", share_losses=False)
+    assert alone.status == "lost" and alone.nodes > 2 * b.nodes

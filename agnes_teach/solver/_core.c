@@ -37,7 +37,13 @@ typedef struct { int8_t kind, src, depth, dest, card, count; } Move;
 /* upgrade: the frame adds the deal to a state stored without the permission; taint: something under
  * the frame was cut off by the table without being proved lost (a cycle), so the frame proves nothing;
  * ha, hb: the hash of the frame's state. */
-typedef struct { size_t start, end, idx; int flag, forced, upgrade, taint; uint64_t ha, hb; } Frame;
+typedef struct {
+    size_t start, end, idx;
+    int flag, forced, upgrade, stored;
+    uint64_t ha, hb;
+    uint32_t order, low; /* Tarjan: the frame's preorder number, and the least one it reaches still open */
+    size_t tbase;        /* the height of the stack of open states when the frame was pushed */
+} Frame;
 
 /* States proved lost, shared by the searches of one solve (search.py, "Shared losses"): open
  * addressing over the same 128-bit hashes as the table, bit 1 = proved with the deal permission.
@@ -77,6 +83,9 @@ typedef struct {
     Frame *frames; size_t fcap, ftop;
     Move *path; size_t pcap, plen;
     uint64_t *table; size_t tslots, tcount, tmax_slots, free_slot;
+    uint32_t *torder; /* per slot: the preorder number of the state stored there */
+    uint64_t *open; size_t nopen, open_cap; /* Tarjan's stack: the hashes of stored states not yet proved */
+    uint32_t counter;
     long long nodes;
     int result; /* -1 running, 0 lost, 1 won, 2 table full */
     int oom;
@@ -103,6 +112,11 @@ static inline uint64_t mix64(uint64_t x) {
     x ^= x >> 31;
     return x;
 }
+
+/* Bit 1 of a stored second word is the state's deal permission (bit 0 marks a used slot). */
+#define FLAG_BIT 2ULL
+#define CLOSED_BIT 4ULL /* proved lost by this search (its strongly connected component is done) */
+#define HASH_MASK (~(FLAG_BIT | CLOSED_BIT))
 
 /* The state's hash, kept up to date move by move.  Each pile has two 64-bit sums of random words
  * Z[height][card] over its cards (apply/undo add and take away the words of the cards they move),
@@ -180,12 +194,13 @@ static void state_hash(Search *s, uint64_t *a, uint64_t *b) {
         }
     }
     *a = ha;
-    *b = (hb | 1) & ~2ULL; /* 0 marks an empty slot; bit 1 is left for the deal permission */
+    *b = (hb | 1) & HASH_MASK; /* 0 marks an empty slot; bits 1, 2 are left for the permission, proof */
 }
 
 static int table_rehash(Search *s, size_t slots) {
     uint64_t *t = calloc(slots * 2, sizeof(uint64_t));
-    if (!t) return -1;
+    uint32_t *o = calloc(slots, sizeof(uint32_t));
+    if (!t || !o) { free(t); free(o); return -1; }
     size_t mask = slots - 1;
     for (size_t i = 0; i < s->tslots; i++) {
         uint64_t a = s->table[2 * i], b = s->table[2 * i + 1];
@@ -194,21 +209,22 @@ static int table_rehash(Search *s, size_t slots) {
         while (t[2 * j + 1]) j = (j + 1) & mask;
         t[2 * j] = a;
         t[2 * j + 1] = b;
+        o[j] = s->torder[i];
     }
     free(s->table);
+    free(s->torder);
     s->table = t;
+    s->torder = o;
     s->tslots = slots;
     return 0;
 }
 
-/* Bit 1 of a stored second word is the state's deal permission (bit 0 marks a used slot). */
-#define FLAG_BIT 2ULL
 
 /* The slot holding the hash, or NULL (and remember the free slot for table_insert). */
 static uint64_t *table_find(Search *s, uint64_t a, uint64_t b) {
     size_t mask = s->tslots - 1, j = a & mask;
     while (s->table[2 * j + 1]) {
-        if (s->table[2 * j] == a && (s->table[2 * j + 1] & ~FLAG_BIT) == b) return &s->table[2 * j];
+        if (s->table[2 * j] == a && (s->table[2 * j + 1] & HASH_MASK) == b) return &s->table[2 * j];
         j = (j + 1) & mask;
     }
     s->free_slot = j;
@@ -216,7 +232,7 @@ static uint64_t *table_find(Search *s, uint64_t a, uint64_t b) {
 }
 
 /* Insert a hash table_find just failed to find; -1 when the table is full.  Load stays at most 1/2. */
-static int table_insert(Search *s, uint64_t a, uint64_t b) {
+static int table_insert(Search *s, uint64_t a, uint64_t b, uint32_t order) {
     size_t j = s->free_slot;
     if ((s->tcount + 1) * 2 > s->tslots) {
         if (s->tslots * 2 > s->tmax_slots || table_rehash(s, s->tslots * 2) < 0) return -1;
@@ -226,6 +242,7 @@ static int table_insert(Search *s, uint64_t a, uint64_t b) {
     }
     s->table[2 * j] = a;
     s->table[2 * j + 1] = b;
+    s->torder[j] = order;
     s->tcount++;
     return 0;
 }
@@ -233,7 +250,7 @@ static int table_insert(Search *s, uint64_t a, uint64_t b) {
 static uint64_t *lost_find(Lost *l, uint64_t a, uint64_t b, size_t *free_at) {
     size_t mask = l->slots - 1, j = a & mask;
     while (l->t[2 * j + 1]) {
-        if (l->t[2 * j] == a && (l->t[2 * j + 1] & ~FLAG_BIT) == b) return &l->t[2 * j];
+        if (l->t[2 * j] == a && (l->t[2 * j + 1] & HASH_MASK) == b) return &l->t[2 * j];
         j = (j + 1) & mask;
     }
     if (free_at) *free_at = j;
@@ -677,10 +694,13 @@ static int may_use_after_one_more(Search *s, const Left *l) {
 /* ------------------------------------------------------------------ search */
 
 static int push_frame(Search *s, const Move *moves, int n, int flag, int forced) {
+    if (grow((void **)&s->open, &s->open_cap, s->nopen + 1, 2 * sizeof(uint64_t)) < 0) return -1;
     if (grow((void **)&s->mstack, &s->mcap, s->mtop + (size_t)n, sizeof(Move)) < 0) return -1;
     if (grow((void **)&s->frames, &s->fcap, s->ftop + 1, sizeof(Frame)) < 0) return -1;
     memcpy(s->mstack + s->mtop, moves, (size_t)n * sizeof(Move));
-    Frame f = {s->mtop, s->mtop + (size_t)n, s->mtop, flag, forced, 0, 0, s->cur_a, s->cur_b};
+    Frame f = {s->mtop, s->mtop + (size_t)n, s->mtop, flag, forced, 0, 0, s->cur_a, s->cur_b,
+               s->counter, s->counter, s->nopen};
+    s->counter++;
     s->frames[s->ftop++] = f;
     s->mtop += (size_t)n;
     return 0;
@@ -775,9 +795,18 @@ static int still_useful(Search *s, const Left *left, const Move *moves, int n) {
     return may_use_after_one_more(s, left);
 }
 
-/* Mark the frame whose move led here as proving nothing (search.py, "Shared losses"). */
-static inline void taint_parent(Search *s) {
-    if (s->lost && s->ftop) s->frames[s->ftop - 1].taint = 1;
+/* The frame whose move led here reaches a state still open, of preorder `order` (Tarjan's lowlink). */
+static inline void reach(Search *s, uint32_t order) {
+    if (s->ftop && order < s->frames[s->ftop - 1].low) s->frames[s->ftop - 1].low = order;
+}
+
+/* A stored state's frame: it goes on the stack of open states. */
+static void mark_stored(Search *s) {
+    Frame *f = &s->frames[s->ftop - 1];
+    f->stored = 1;
+    s->open[2 * s->nopen] = f->ha;
+    s->open[2 * s->nopen + 1] = f->hb;
+    s->nopen++;
 }
 
 /* DepthFirst._enter: 1 when won; otherwise push a frame unless seen, pointless or dead.
@@ -814,7 +843,7 @@ static int enter(Search *s, int check_dead, const Left *left, int flag) {
     }
     uint64_t *slot = table_find(s, a, b);
     if (slot && ((slot[1] & FLAG_BIT) || !flag)) {
-        taint_parent(s); /* on the path, or explored without being proved lost */
+        if (!(slot[1] & CLOSED_BIT)) reach(s, s->torder[(size_t)(slot - s->table) / 2]); /* still open */
         return 0;
     }
     if (left || slot) {
@@ -822,6 +851,9 @@ static int enter(Search *s, int check_dead, const Left *left, int flag) {
         if (left && !still_useful(s, left, moves, n)) return 0;
     }
     if (slot) { /* seen without the permission: now the deal too (gen_moves lists it last) */
+        size_t at = (size_t)(slot - s->table) / 2;
+        uint32_t before = s->torder[at];
+        int open = !(slot[1] & CLOSED_BIT);
         slot[1] |= FLAG_BIT;
         s->nodes++;
         int pushed = 1;
@@ -829,35 +861,56 @@ static int enter(Search *s, int check_dead, const Left *left, int flag) {
             if (forced.kind != DEAL) { if (push_frame(s, &forced, 1, 1, 1) < 0) s->oom = 1; }
             else pushed = 0;
         } else if (push_frame(s, &moves[n - 1], 1, 1, 0) < 0) s->oom = 1;
-        if (pushed && !s->oom) s->frames[s->ftop - 1].upgrade = 1;
-        else if (s->lost && !lost_covers(s->lost, a, b, 0)) taint_parent(s);
+        /* The entry now stands for the state with the permission, open again; that is lost only
+         * if the state is lost without it too: an edge to that visit while it is open. */
+        if (pushed && !s->oom) {
+            slot = table_find(s, a, b);
+            slot[1] &= ~CLOSED_BIT;
+            Frame *f = &s->frames[s->ftop - 1];
+            f->upgrade = 1;
+            s->torder[at] = f->order;
+            if (open && before < f->low) f->low = before;
+            mark_stored(s);
+        } else if (open) reach(s, before);
         return 0;
     }
-    if (table_insert(s, a, b | (flag ? FLAG_BIT : 0)) < 0) { s->oom = 1; return 0; }
+    if (table_insert(s, a, b | (flag ? FLAG_BIT : 0), s->counter) < 0) { s->oom = 1; return 0; }
     s->nodes++;
     if (check_dead && (is_dead(s) || can_never_finish(s))) {
-        table_find(s, a, b)[1] |= FLAG_BIT; /* refuted whatever the permission */
+        table_find(s, a, b)[1] |= FLAG_BIT | CLOSED_BIT; /* refuted whatever the permission */
         if (s->lost) lost_add(s->lost, a, b, 1);
         return 0;
     }
     if (s->prune && s->store_forced && forced_move(s, &forced)) {
         if (push_frame(s, &forced, 1, forced.kind == DEAL ? 1 : flag, 1) < 0) s->oom = 1;
+        else mark_stored(s);
         return 0;
     }
     if (n < 0) n = gen_moves(s, moves);
     Move ordered[MAXMOVES];
     int k = order_moves(s, moves, n, flag, ordered);
     if (push_frame(s, ordered, k, flag, 0) < 0) s->oom = 1;
+    else mark_stored(s);
     return 0;
 }
 
-/* A frame is done: every move of it refuted.  Unless a cycle was cut under it, its state is proved
- * lost (with its permission; an upgrade frame only if the state was proved lost without it too). */
+/* A frame is done: every move of it refuted.  When it reaches no state opened before it (Tarjan:
+ * it is the root of its strongly connected component), it and every state still open above it on
+ * the stack of open states are proved lost, each with its permission; else its parent inherits
+ * its lowlink (search.py, "Shared losses"). */
 static void frame_done(Search *s, const Frame *f) {
-    if (!s->lost || s->ftop < 1) return;
-    int proved = !f->taint && (!f->upgrade || lost_covers(s->lost, f->ha, f->hb, 0));
-    if (proved) lost_add(s->lost, f->ha, f->hb, f->flag);
-    else if (s->ftop >= 2) s->frames[s->ftop - 2].taint = 1;
+    if (s->ftop >= 2 && f->low < s->frames[s->ftop - 2].low) s->frames[s->ftop - 2].low = f->low;
+    if (f->low < f->order) return;
+    if (!f->stored && s->lost) lost_add(s->lost, f->ha, f->hb, f->flag); /* an upgrade or unstored frame */
+    while (s->nopen > f->tbase) {
+        s->nopen--;
+        uint64_t a = s->open[2 * s->nopen], b = s->open[2 * s->nopen + 1];
+        uint64_t *e = table_find(s, a, b);
+        if (e) {
+            e[1] |= CLOSED_BIT;
+            if (s->lost) lost_add(s->lost, a, b, (e[1] & FLAG_BIT) != 0);
+        }
+    }
 }
 
 /* The deal permission of the state a move leads to (search.py, point 6). */
@@ -916,6 +969,8 @@ static void search_free(PyObject *capsule) {
     free(s->frames);
     free(s->path);
     free(s->table);
+    free(s->torder);
+    free(s->open);
     free(s);
 }
 
@@ -1057,7 +1112,8 @@ static PyObject *core_new(PyObject *self, PyObject *args) {
     while (s->tmax_slots * 2 <= (size_t)max_slots) s->tmax_slots *= 2;
     s->tslots = 1024;
     s->table = calloc(s->tslots * 2, sizeof(uint64_t));
-    if (!s->table) { PyErr_NoMemory(); goto fail; }
+    s->torder = calloc(s->tslots, sizeof(uint32_t));
+    if (!s->table || !s->torder) { PyErr_NoMemory(); goto fail; }
     s->result = -1;
     for (int d = 0; d < s->ndeals; d++)
         for (int o = 0; o < s->deal_n[d]; o++) s->covers[d] |= 1u << s->deal_to[d][o];
@@ -1070,6 +1126,7 @@ static PyObject *core_new(PyObject *self, PyObject *args) {
     return capsule;
 fail:
     free(s->table);
+    free(s->torder);
     free(s->mstack);
     free(s->frames);
     free(s->path);

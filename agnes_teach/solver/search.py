@@ -151,18 +151,23 @@ leads to an entered state with a shorter one.
 
 **Shared losses.**  The searches of one :func:`~agnes_teach.solver.solve`
 share a table of states proved lost (with the deal permission, or without
-it, which covers only visits without it).  A state is proved lost when its
-frame is done - every allowed move refuted - and nothing under it was cut
-off by the table without being proved lost itself: such a cut is a state on
-the current path (a cycle) or one explored under a cycle, whose refutation
-depends on states still open.  Without such cuts the induction above holds
-for the state alone: if it had a win, some allowed move would lead to a
-state with a shorter win, and each of those was proved lost, turned away by
-points 3, 5 or 6, or refuted by a dead-end test.  A search skips a state the
-table covers.  The check is conservative: a cut marks every frame above it
-up to the root, so in this game, where runs can travel in cycles, few states
-are proved (on deal 20203, 5,855 of 174,059 stored); finding the strongly
-connected components (Tarjan) would prove the rest.
+it, which covers only visits without it); a search skips a state the table
+covers.  A search proves a state lost when every allowed move from it is
+refuted and nothing it depends on is still open.  The states it stores form
+a graph with cycles (runs travel back and forth), so a frame that is done
+may depend on a state still on the path; Tarjan's algorithm for strongly
+connected components sorts this out: each frame carries its preorder number
+and the least one of a state still open that it reaches (through a move, or
+through a table hit on a state not yet proved), and when a frame is done
+without reaching anything opened before it, it and every state stored since
+and not yet proved form components with no way out but to refuted states,
+and are all proved lost together.  Without a win among them, the induction
+above applies to each: a win would need an allowed move to a state with a
+shorter win, and every such state is in the component or already refuted
+(proved lost, dead, or turned away by points 3, 5 or 6).  A state seen
+without the permission and reached again with it is a second node, lost only
+if the first is; a forced state that is not stored (``store_forced=False``)
+is proved when it is the root of its component.
 
 With ``prune=False`` none of this is done: raw keys, every legal move, no
 dead-end test.  Tests check that both modes agree, and agree with a plain
@@ -422,14 +427,17 @@ def _covers(proved: bool | None, may_deal: bool) -> bool:
 @dataclass(slots=True)
 class FrameInfo:
     """What a frame's state is: its deal permission, whether its one move is forced, its key, whether
-    it only adds the deal to a state stored without the permission, and whether a cycle was cut under
-    it (then it proves nothing)."""
+    it only adds the deal to a state stored without the permission, and its place in Tarjan's search
+    for strongly connected components ("Shared losses")."""
 
     may_deal: bool
     forced: bool
     key: bytes
     upgrade: bool = False
-    taint: bool = False
+    stored: bool = False
+    order: int = 0  # Tarjan: the frame's preorder number
+    low: int = 0  # the least preorder number of a state still open that it reaches
+    tbase: int = 0  # the height of the stack of open states when it was pushed
 
 
 class DepthFirst:
@@ -461,6 +469,12 @@ class DepthFirst:
         self.covers = [frozenset(k for k in deal) for deal in state.rules.deals]
         # Each state entered, with its deal permission (point 6).
         self.seen: dict[bytes, bool] = {}
+        # With a shared loss table: each stored state's preorder number, the states proved lost by
+        # this search, the stack of states stored and not yet proved, and the preorder counter.
+        self.torder: dict[bytes, int] = {}
+        self.closed: set[bytes] = set()
+        self.open: list[bytes] = []
+        self.counter = 0
         self.stuck_cache: dict[tuple[int, ...], bytearray] = {}
         self.frames: list[list[FastMove]] = []
         # Per frame: what it proves when it is done (its state's permission, key, ...).
@@ -518,7 +532,8 @@ class DepthFirst:
             key = s.key(self.prune)
         seen = self.seen.get(key)
         if seen is not None and (seen or not may_deal):
-            self._taint_parent()  # on the path, or explored without being proved lost
+            if lost is not None and key not in self.closed:
+                self._reach(self.torder[key])  # still open: on the path, or in its component
             return False
         moves = s.moves()
         if left is not None and not _still_useful(s, left, moves, self.tight_lookahead):
@@ -527,24 +542,39 @@ class DepthFirst:
         if seen is not None:  # seen without the permission: now the deal too (listed last)
             self.seen[key] = True
             forced = self._forced_move() if self.store_forced else None
-            if forced is None:
-                self._push([moves[-1]], True, False, key, upgrade=True)
-            elif forced[0] != DEAL:  # its forced move again, with the permission
-                self._push([forced], True, True, key, upgrade=True)
-            elif lost is not None and not _covers(lost.get(key), False):
-                self._taint_parent()
+            if forced is None or forced[0] != DEAL:
+                # With the permission it is lost only if it is lost without it: an edge to that visit.
+                before = self.torder.get(key, 0)
+                was_open = lost is not None and key not in self.closed
+                self._push([moves[-1]] if forced is None else [forced], True, forced is not None, key,
+                           upgrade=True)
+                if lost is not None:
+                    info = self.flags[-1]
+                    self.closed.discard(key)
+                    self.torder[key] = info.order
+                    if was_open and before < info.low:
+                        info.low = before
+                    self._mark_stored()
+            elif lost is not None and key not in self.closed:
+                self._reach(self.torder[key])
             return False
         self.seen[key] = may_deal
+        if lost is not None:
+            self.torder[key] = self.counter
         if check_dead and (is_dead(s, self.stuck_cache) or can_never_finish(s)):
             self.seen[key] = True  # refuted whatever the permission
-            self._prove_lost(key, True)
+            if lost is not None:
+                self.closed.add(key)
+                self._prove_lost(key, True)
             return False
         forced = self._forced_move() if self.prune and self.store_forced else None
         if forced is not None:
             self._push([forced], True if forced[0] == DEAL else may_deal, True, key)
-            return False
-        order = order_moves(s, moves, self.prune, self.deal_first, may_deal, self.reverse, self.shuffle)
-        self._push(order, may_deal, False, key)
+        else:
+            order = order_moves(s, moves, self.prune, self.deal_first, may_deal, self.reverse, self.shuffle)
+            self._push(order, may_deal, False, key)
+        if lost is not None:
+            self._mark_stored()
         return False
 
     def _prove_lost(self, key: bytes, may_deal: bool) -> None:
@@ -552,20 +582,39 @@ class DepthFirst:
         if lost is not None and (len(lost) < LOST_LIMIT or key in lost):
             lost[key] = lost.get(key, False) or may_deal
 
-    def _taint_parent(self) -> None:
-        if self.lost is not None and self.flags:
-            self.flags[-1].taint = True
+    def _reach(self, order: int) -> None:
+        """The frame whose move led here reaches a state still open, of preorder `order` (its lowlink)."""
+        if self.flags and order < self.flags[-1].low:
+            self.flags[-1].low = order
+
+    def _mark_stored(self) -> None:
+        """The top frame's state is stored: it goes on the stack of states not yet proved."""
+        info = self.flags[-1]
+        info.stored = True
+        self.open.append(info.key)
 
     def _frame_done(self) -> None:
-        """The top frame is done, every move refuted: its state is proved lost unless a cycle was cut."""
+        """The top frame is done, every move refuted (Tarjan, see "Shared losses").
+
+        When it reaches no state opened before it, it is the root of its
+        strongly connected component: it and every state still open above it
+        are proved lost, each with its permission.  Else its parent inherits
+        its lowlink.
+        """
         lost = self.lost
         if lost is None:
             return
         info = self.flags[-1]
-        if not info.taint and (not info.upgrade or _covers(lost.get(info.key), False)):
+        if len(self.flags) >= 2 and info.low < self.flags[-2].low:
+            self.flags[-2].low = info.low
+        if info.low < info.order:
+            return
+        if not info.stored:
             self._prove_lost(info.key, info.may_deal)
-        elif len(self.flags) >= 2:
-            self.flags[-2].taint = True
+        while len(self.open) > info.tbase:
+            key = self.open.pop()
+            self.closed.add(key)
+            self._prove_lost(key, self.seen[key])
 
     def _forced_move(self) -> FastMove | None:
         """The state's forced move: the first safe move home in move order, else a deal covering nothing."""
@@ -587,7 +636,9 @@ class DepthFirst:
     def _push(self, moves: list[FastMove], may_deal: bool, forced: bool, key: bytes,
               upgrade: bool = False) -> None:
         self.frames.append(moves)
-        self.flags.append(FrameInfo(may_deal, forced, key, upgrade))
+        self.flags.append(FrameInfo(may_deal, forced, key, upgrade, order=self.counter, low=self.counter,
+                                    tbase=len(self.open)))
+        self.counter += 1
         self.indices.append(0)
 
     def _safe_deal(self) -> bool:
