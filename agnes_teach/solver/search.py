@@ -416,7 +416,7 @@ def _still_useful(state: FastState, left: Left, moves: list[FastMove], tight: bo
 
 
 # States a shared loss table holds at most (the compiled one: half of its slots).
-LOST_LIMIT = 1 << 19
+LOST_LIMIT = 1 << 22
 
 
 def _covers(proved: bool | None, may_deal: bool) -> bool:
