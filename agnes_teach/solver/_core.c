@@ -47,8 +47,9 @@ typedef struct {
 
 /* States proved lost, shared by the searches of one solve (search.py, "Shared losses"): open
  * addressing over the same 128-bit hashes as the table, bit 1 = proved with the deal permission.
- * It never grows: past half full, nothing more is added. */
-typedef struct { uint64_t *t; size_t slots, count; } Lost;
+ * It grows by doubling up to max_slots (so a quick solve touches little memory); past half of
+ * that, nothing more is added. */
+typedef struct { uint64_t *t; size_t slots, count, max_slots; } Lost;
 typedef struct { int col, lead, split; } Left;
 
 typedef struct {
@@ -263,11 +264,32 @@ static int lost_covers(Lost *l, uint64_t a, uint64_t b, int flag) {
     return e && ((e[1] & FLAG_BIT) || !flag);
 }
 
+static int lost_grow(Lost *l) {
+    size_t slots = l->slots * 2, mask = slots - 1;
+    uint64_t *t = calloc(slots * 2, sizeof(uint64_t));
+    if (!t) return -1;
+    for (size_t i = 0; i < l->slots; i++) {
+        if (!l->t[2 * i + 1]) continue;
+        size_t j = l->t[2 * i] & mask;
+        while (t[2 * j + 1]) j = (j + 1) & mask;
+        t[2 * j] = l->t[2 * i];
+        t[2 * j + 1] = l->t[2 * i + 1];
+    }
+    free(l->t);
+    l->t = t;
+    l->slots = slots;
+    return 0;
+}
+
 static void lost_add(Lost *l, uint64_t a, uint64_t b, int flag) {
     size_t j;
     uint64_t *e = lost_find(l, a, b, &j);
     if (e) { if (flag) e[1] |= FLAG_BIT; return; }
-    if ((l->count + 1) * 2 > l->slots) return;
+    if ((l->count + 1) * 2 > l->max_slots) return;
+    if ((l->count + 1) * 2 > l->slots) {
+        if (lost_grow(l) < 0) return;
+        lost_find(l, a, b, &j);
+    }
     l->t[2 * j] = a;
     l->t[2 * j + 1] = b | (flag ? FLAG_BIT : 0);
     l->count++;
@@ -1145,13 +1167,14 @@ static void lost_free(PyObject *capsule) {
 static PyObject *core_lost_table(PyObject *self, PyObject *args) {
     long long want;
     if (!PyArg_ParseTuple(args, "L", &want)) return NULL;
-    size_t slots = 1024;
-    while (slots * 2 <= (size_t)want) slots *= 2;
+    size_t max_slots = 1024;
+    while (max_slots * 2 <= (size_t)want) max_slots *= 2;
     Lost *l = calloc(1, sizeof(Lost));
     if (!l) return PyErr_NoMemory();
-    l->t = calloc(slots * 2, sizeof(uint64_t));
+    l->slots = 1024;
+    l->max_slots = max_slots;
+    l->t = calloc(l->slots * 2, sizeof(uint64_t));
     if (!l->t) { free(l); return PyErr_NoMemory(); }
-    l->slots = slots;
     PyObject *capsule = PyCapsule_New(l, "agnes_teach.solver._core.Lost", lost_free);
     if (!capsule) { free(l->t); free(l); }
     return capsule;

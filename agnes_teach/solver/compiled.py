@@ -24,7 +24,7 @@ AVAILABLE = _core is not None
 DEFAULT_SLOTS = 1 << 24
 
 # Slots of the table of proved-lost states the searches of one solve share (16 bytes each, filled
-# at most half, as search.LOST_LIMIT): 128 MiB, touched only as far as it is used.
+# at most half, as search.LOST_LIMIT; it grows to that from 16 KiB as states are proved): 128 MiB.
 LOST_SLOTS = 1 << 23
 
 _WON, _LOST, _RUNNING, _FULL = 1, 0, -1, 2
