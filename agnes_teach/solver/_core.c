@@ -154,12 +154,8 @@ static void init_pile_hashes(Search *s) {
     }
 }
 
-static inline uint64_t mix_b(uint64_t x) {
-    x ^= x >> 32; x *= 0xd6e8feb86659fd93ULL;
-    x ^= x >> 32; x *= 0xd6e8feb86659fd93ULL;
-    x ^= x >> 32;
-    return x;
-}
+/* The second half of the hash mixes its own words (ZB) with the same mixer, offset. */
+static inline uint64_t mix_b(uint64_t x) { return mix64(x ^ 0xd6e8feb86659fd93ULL); }
 
 /* Salts that give a pile its place (or a stack its permission) in the state's hash. */
 #define SALT_COL 0x8f1bbcdcbfa53e0bULL
