@@ -2,19 +2,19 @@
  *
  * Same state (piles of small ints), same move generator and move order, same
  * do/undo, same pruning (safe moves home, pointless moves, dead-end tests,
- * run moves that lead nowhere) and the same equivalence of states in the
- * transposition table, so on any position it expands the same states in the
- * same order as the Python search and reports the same verdict, path and
- * node count (tests/test_solver_core.py checks this on a fixed corpus).  Why
- * each reduction keeps the answer is argued in search.py; this file only
- * restates the algorithm.
+ * run moves that lead nowhere, when to deal, shared losses) and the same
+ * equivalence of states in the transposition table, so on any position it
+ * expands the same states in the same order as the Python search and reports
+ * the same verdict, path and node count (tests/test_solver_core.py checks
+ * this on a fixed corpus).  Why each reduction keeps the answer is argued in
+ * search.py; this file only restates the algorithm.
  *
- * What differs is storage: the table keeps a 128-bit hash of the state's key
- * instead of the key itself, and has a fixed maximum size (a search that
- * fills it stops and the caller answers unknown).  Two different states
- * share a hash with probability about n^2 / 2^128 for n stored states
- * (below 1e-23 for n = 1e8), the only way this file can differ from the
- * reference.
+ * What differs is storage: the tables keep a 128-bit hash of each state,
+ * updated move by move (state_hash), instead of its key, and have a fixed
+ * maximum size (a search that fills its table stops and the caller answers
+ * unknown).  Two different states share a hash with probability about
+ * n^2 / 2^128 for n stored states (below 1e-23 for n = 1e8), the only way
+ * this file can differ from the reference.
  *
  * Everything about the profile arrives as tables computed by fast.Rules, so
  * this file reads no profile and decides no rule of its own.
@@ -33,10 +33,9 @@
 enum { TAIL = 0, STACK = 1, RETURN = 2, DEAL = 3 };
 
 typedef struct { int8_t kind, src, depth, dest, card, count; } Move;
-/* flag: the state's deal permission (see enter); forced: the frame holds one forced move. */
-/* upgrade: the frame adds the deal to a state stored without the permission; taint: something under
- * the frame was cut off by the table without being proved lost (a cycle), so the frame proves nothing;
- * ha, hb: the hash of the frame's state. */
+/* flag: the state's deal permission (see enter); forced: the frame holds one forced move;
+ * upgrade: the frame adds the deal to a state stored without the permission; stored: the state is in
+ * the table (and on the stack of open states); ha, hb: the hash of the frame's state. */
 typedef struct {
     size_t start, end, idx;
     int flag, forced, upgrade, stored;
@@ -138,10 +137,22 @@ static void init_zobrist(void) {
         }
 }
 
-static inline void col_add(Search *s, int j, int height, int card) { s->cha[j] += ZA[height][card]; s->chb[j] += ZB[height][card]; }
-static inline void col_sub(Search *s, int j, int height, int card) { s->cha[j] -= ZA[height][card]; s->chb[j] -= ZB[height][card]; }
-static inline void stk_add(Search *s, int k, int height, int card) { s->sha[k] += ZA[height][card]; s->shb[k] += ZB[height][card]; }
-static inline void stk_sub(Search *s, int k, int height, int card) { s->sha[k] -= ZA[height][card]; s->shb[k] -= ZB[height][card]; }
+static inline void col_add(Search *s, int j, int height, int card) {
+    s->cha[j] += ZA[height][card];
+    s->chb[j] += ZB[height][card];
+}
+static inline void col_sub(Search *s, int j, int height, int card) {
+    s->cha[j] -= ZA[height][card];
+    s->chb[j] -= ZB[height][card];
+}
+static inline void stk_add(Search *s, int k, int height, int card) {
+    s->sha[k] += ZA[height][card];
+    s->shb[k] += ZB[height][card];
+}
+static inline void stk_sub(Search *s, int k, int height, int card) {
+    s->sha[k] -= ZA[height][card];
+    s->shb[k] -= ZB[height][card];
+}
 
 static void init_pile_hashes(Search *s) {
     for (int j = 0; j < s->ncols; j++) {
@@ -666,9 +677,10 @@ static inline int uses(const Left *l, const Move *m) {
     return m->kind == TAIL && m->src == l->col && (m->dest == HOME || !l->split);
 }
 
-/* search.may_use_after_one_more (the argument is there): after one more run move off another column, could a move use
- * l's column and that column at once?  `lead[c]`: c lies in another column and leads a movable
- * tail after at most one run move there; `top[c]`: c is a top of another column after at most one. */
+/* search.may_use_after_one_more (the argument is there): after one more run move off another
+ * column, could a move use l's column and that column at once?  `lead[c]`: c lies in another
+ * column and leads a movable tail after at most one run move there; `top[c]`: c is a top of
+ * another column after at most one. */
 static int may_use_after_one_more(Search *s, const Left *l) {
     uint8_t lead[NCARDS], top[NCARDS];
     int whole = 0; /* another column is one run: moving it empties that column */
