@@ -214,7 +214,12 @@ def main() -> None:
     parser.add_argument("--rate", type=int, default=None, metavar="STATES",
                         help="instead: states per CPU second of both engines, STATES per deal")
     args = parser.parse_args()
-    numbers = parse_range(args.deals)
+    try:
+        numbers = parse_range(args.deals)
+    except ValueError:
+        parser.error(f"--deals: {args.deals!r} is not a list of deal numbers and ranges like 1-1000")
+    if args.rate is not None and args.rate < 1:
+        parser.error("--rate: the number of states per deal must be at least 1")
     if args.rate:
         print(rates(numbers, args.profile, args.rate))
         return
