@@ -47,6 +47,7 @@ from agnes_teach.solver import RESTARTS_AFTER, Order, solve
 THRESHOLDS = (0.1, 1.0, 10.0, 60.0)
 _LAST, _FIRST, _BACK = Order(), Order(deal_first=True), Order(reverse=True)
 _RESTARTS = Order(restarts=True, after=RESTARTS_AFTER)
+_SPLIT = Order(split_home_only=True)
 _BEFORE: dict[str, Any] = dict(
     orders=(_LAST, _FIRST), deal_timing=False, share_losses=False, tight_lookahead=False)
 # name: keyword arguments of solve()
@@ -61,6 +62,9 @@ CONFIGS: dict[str, dict[str, Any]] = {
     "c-no-restarts": dict(engine="c", orders=(_LAST, _FIRST, _BACK)),
     "c-no-reverse": dict(engine="c", orders=(_LAST, _FIRST, _RESTARTS)),
     "c-restarts-at-once": dict(engine="c", orders=(_LAST, _FIRST, _BACK, Order(restarts=True))),
+    # The restricted-split search (Order.split_home_only) added to the portfolio, or in place of one.
+    "c-split-added": dict(engine="c", orders=(_LAST, _FIRST, _BACK, _SPLIT, _RESTARTS)),
+    "c-split-for-back": dict(engine="c", orders=(_LAST, _FIRST, _SPLIT, _RESTARTS)),
     "python": dict(engine="python"),
     "python-before": dict(engine="python", **_BEFORE),
     "c-unpruned": dict(engine="c", prune=False),

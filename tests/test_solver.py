@@ -21,7 +21,7 @@ from agnes_teach.engine import apply_unchecked, legal_moves
 from agnes_teach.moves import Move
 from agnes_teach.position import Position
 from agnes_teach.profile import EmptyFill, get_profile
-from agnes_teach.solver import PORTFOLIO, canonical_key, first_move_verdicts, solve
+from agnes_teach.solver import PORTFOLIO, Order, canonical_key, first_move_verdicts, solve
 from agnes_teach.solver.fast import FastState, Rules
 from agnes_teach.solver.search import DepthFirst, Restarts, Shuffler, is_dead, luby, safe_home_move
 
@@ -224,3 +224,25 @@ def test_deal_timing_keeps_every_verdict_and_saves_states() -> None:
         assert on.status == off.status != "unknown"
         saved += off.nodes - on.nodes
     assert saved > 0
+
+
+def test_an_exhausted_restricted_split_search_proves_nothing() -> None:
+    # Deal 164 is lost; the restricted game (splits only before a move home) runs out of moves
+    # first, and that alone must not be reported as a loss.
+    pos = deal(164, get_profile("bernauer"))
+    restricted = (Order(split_home_only=True),)
+    alone = solve(pos, nodes=100_000, orders=restricted)
+    assert alone.status == "unknown" and alone.nodes < 100_000
+    assert solve(pos, nodes=100_000, orders=(Order(), *restricted)).status == "lost"
+    # A win of the restricted game is a win, replayed through the engine like any other.
+    won = solve(deal(4, get_profile("bernauer")), nodes=100_000, orders=restricted)
+    assert won.status == "won" and replays_to_win(deal(4, get_profile("bernauer")), won.solution)
+
+
+def test_a_restricted_split_search_keeps_fewer_states_than_the_real_one() -> None:
+    # Deal 164 again: both searches run out of moves; the restricted one turns away swaps of runs.
+    pos = deal(164, get_profile("bernauer"))
+    real = DepthFirst(FastState(pos), prune=True, deal_first=False)
+    restricted = DepthFirst(FastState(pos), prune=True, deal_first=False, split_home_only=True)
+    assert real.run(SMALL_NODES) is False and restricted.run(SMALL_NODES) is False
+    assert restricted.nodes < real.nodes

@@ -40,10 +40,11 @@ def _core_built() -> None:
 
 
 # The search options beside prune and deal_first: the default, buckets backwards, deals at any time,
-# forced states not stored, the looser test of point 5, a shuffled order (as a restart plays it).
+# forced states not stored, the looser test of point 5, the game with restricted splits, a shuffled
+# order (as a restart plays it).
 VARIANTS: tuple[dict[str, int], ...] = (
     {}, {"reverse": True}, {"deal_timing": False}, {"store_forced": False}, {"tight_lookahead": False},
-    {"seed": 0x9E3779B97F4A7C15},
+    {"split_home_only": True}, {"seed": 0x9E3779B97F4A7C15},
 )
 
 

@@ -33,12 +33,18 @@ SLICE = 500
 class Order:
     """One search of the portfolio: ``deal`` first or last, buckets of moves backwards or not,
     ``restarts``: short runs in shuffled orders (:class:`.search.Restarts`) instead of one long run,
-    and ``after``: the search joins once the portfolio has expanded that many states."""
+    ``after``: the search joins once the portfolio has expanded that many states, and
+    ``split_home_only``: the search plays a restricted game in which a run is split off a card
+    only when that card then goes home.  Its wins are wins (replayed like any other); its
+    exhaustion proves nothing, since the restriction is not a proved dominance in this game
+    (a split also lets the twin of the moved card take its place), so it then simply stops,
+    and it neither reads nor writes the shared table of lost states."""
 
     deal_first: bool = False
     reverse: bool = False
     restarts: bool = False
     after: int = 0
+    split_home_only: bool = False
 
 
 # The searches `solve` runs side by side (bench/solver.py measures each choice): the two fixed
@@ -132,28 +138,38 @@ def solve(
         lost = compiled.lost_table() if use_c else {}
 
     def make(order: Order, seed: int = 0) -> Search:
+        restricted = order.split_home_only and prune
         return kind(FastState(pos, rules), prune=prune, deal_first=order.deal_first, reverse=order.reverse,
                     deal_timing=deal_timing, store_forced=store_forced, tight_lookahead=tight_lookahead,
-                    seed=seed, lost=lost)  # type: ignore[arg-type]
+                    seed=seed, lost=None if restricted else lost,  # type: ignore[arg-type]
+                    split_home_only=restricted)
 
     searches = [Restarts(partial(make, o), FastState(pos, rules)) if o.restarts else make(o) for o in plan]
     if not searches:
         raise ValueError("solve needs at least one search order")
+    # A restricted search that ends without a win proves nothing: it just drops out.
+    dropped = [False] * len(plan)
     limit = 0
     joined_at = [0 if o.after == 0 else None for o in plan]  # the limit at which each search joined
     while True:
         limit += SLICE
         for i, search in enumerate(searches):
+            if dropped[i]:
+                continue
             spent = sum(s.nodes for s in searches)
             if joined_at[i] is None:
                 # A search that waits needs another one running meanwhile (else it starts at once).
-                if spent < plan[i].after and any(j is not None for j in joined_at):
+                running = any(j is not None and not gone for j, gone in zip(joined_at, dropped, strict=True))
+                if spent < plan[i].after and running:
                     continue
                 joined_at[i] = limit - SLICE
             own = limit - (joined_at[i] or 0)
             others = spent - search.nodes
             step = own if nodes is None else min(own, nodes - others)
             result = search.run(max(step, search.nodes))
+            if result is False and plan[i].split_home_only and prune:
+                dropped[i] = True
+                continue
             if result is not None:
                 solution = [search.state.engine_move(m) for m in search.path] if result else []
                 if result and not _replays(pos, solution):
@@ -166,7 +182,7 @@ def solve(
                 )
         spent = sum(s.nodes for s in searches)
         over_time = deadline is not None and time.perf_counter() > deadline
-        stuck = all(getattr(s, "full", False) for s in searches)
+        stuck = all(getattr(s, "full", False) or gone for s, gone in zip(searches, dropped, strict=True))
         if (nodes is not None and spent >= nodes) or over_time or stuck:
             return SolveResult("unknown", [], spent, time.perf_counter() - start)
 

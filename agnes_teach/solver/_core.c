@@ -74,7 +74,7 @@ typedef struct {
     int nstock, deals_done, home;
     uint64_t cha[MAXPILES], chb[MAXPILES], sha[MAXPILES], shb[MAXPILES]; /* the piles' hash sums */
     /* search */
-    int prune, deal_first, deal_timing, reverse, store_forced, tight_lookahead;
+    int prune, deal_first, deal_timing, reverse, store_forced, tight_lookahead, split_home_only;
     uint64_t seed; /* 0: the fixed order; else the state of a xorshift generator shuffling each bucket */
     uint32_t covers[MAXDEALS + 1]; /* [d]: the stacks deal d lands on, as bits */
     Lost *lost; /* NULL: nothing shared */
@@ -821,6 +821,11 @@ static int forced_move(Search *s, Move *out) {
 
 /* Does a move use the column the tableau move `left` came from, now or after one more move (point 5)? */
 static int still_useful(Search *s, const Left *left, const Move *moves, int n) {
+    if (s->split_home_only && left->split) { /* a restriction of the game: the split card goes home next */
+        for (int i = 0; i < n; i++)
+            if (moves[i].kind == TAIL && moves[i].src == left->col && moves[i].dest == HOME) return 1;
+        return 0;
+    }
     for (int i = 0; i < n; i++) if (uses(left, &moves[i])) return 1;
     return may_use_after_one_more(s, left);
 }
@@ -1040,13 +1045,13 @@ static int read_piles(PyObject *list, uint8_t piles[][NCARDS], int *lens, int *c
  *   state  = (cols, stacks, found, stock, deals_done) */
 static PyObject *core_new(PyObject *self, PyObject *args) {
     PyObject *tables, *state;
-    int prune, deal_first, deal_timing, reverse, store_forced, tight_lookahead;
+    int prune, deal_first, deal_timing, reverse, store_forced, tight_lookahead, split_home_only;
     unsigned long long seed;
     long long max_slots;
     PyObject *lost_obj;
-    if (!PyArg_ParseTuple(args, "O!O!ppppppKLO", &PyTuple_Type, &tables, &PyTuple_Type, &state, &prune,
-                          &deal_first, &deal_timing, &reverse, &store_forced, &tight_lookahead, &seed,
-                          &max_slots, &lost_obj))
+    if (!PyArg_ParseTuple(args, "O!O!pppppppKLO", &PyTuple_Type, &tables, &PyTuple_Type, &state, &prune,
+                          &deal_first, &deal_timing, &reverse, &store_forced, &tight_lookahead,
+                          &split_home_only, &seed, &max_slots, &lost_obj))
         return NULL;
     Lost *lost = NULL;
     if (lost_obj != Py_None) {
@@ -1136,6 +1141,7 @@ static PyObject *core_new(PyObject *self, PyObject *args) {
     s->reverse = reverse;
     s->store_forced = store_forced;
     s->tight_lookahead = tight_lookahead;
+    s->split_home_only = prune && split_home_only;
     s->lost = prune ? lost : NULL; /* the caller keeps the capsule alive as long as the search */
     s->seed = seed;
     s->tmax_slots = 1024;
@@ -1236,7 +1242,8 @@ static PyObject *core_path(PyObject *self, PyObject *args) {
 
 static PyMethodDef core_methods[] = {
     {"new", core_new, METH_VARARGS,
-     "new(tables, state, prune, deal_first, deal_timing, reverse, store_forced, tight_lookahead, seed, max_slots, "
+     "new(tables, state, prune, deal_first, deal_timing, reverse, store_forced, tight_lookahead, split_home_only, "
+     "seed, max_slots, "
      "lost) -> search handle"},
     {"lost_table", core_lost_table, METH_VARARGS, "lost_table(slots) -> a shared table of proved-lost states"},
     {"lost_count", core_lost_count, METH_VARARGS, "lost_count(table) -> states in it"},

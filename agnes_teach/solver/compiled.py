@@ -69,7 +69,7 @@ class CompiledDepthFirst:
     def __init__(
         self, state: FastState, *, prune: bool, deal_first: bool, deal_timing: bool = True,
         reverse: bool = False, store_forced: bool = True, tight_lookahead: bool = True, seed: int = 0,
-        slots: int = DEFAULT_SLOTS, lost: object | None = None,
+        slots: int = DEFAULT_SLOTS, lost: object | None = None, split_home_only: bool = False,
     ) -> None:
         if _core is None:
             raise RuntimeError("the compiled search is not built (install with a C compiler)")
@@ -84,7 +84,8 @@ class CompiledDepthFirst:
             tuple(state.found), bytes(state.stock), state.deals_done,
         )
         self._lost = lost  # the shared table must outlive the search
-        options = (prune, deal_first, deal_timing, reverse, store_forced, tight_lookahead, seed, slots, lost)
+        options = (prune, deal_first, deal_timing, reverse, store_forced, tight_lookahead, split_home_only,
+                   seed, slots, lost)
         self._handle = _core.new(_tables(state), snapshot, *options)
         self.full = False
         self.result: bool | None = None

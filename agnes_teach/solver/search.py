@@ -169,6 +169,23 @@ without the permission and reached again with it is a second node, lost only
 if the first is; a forced state that is not stored (``store_forced=False``)
 is proved when it is the root of its component.
 
+**Restricted splits** (``split_home_only``; not a reduction).  After a run
+led by ``X`` is split off the card ``P`` it built on, point 5 keeps the
+state when ``P`` can go home, or when a card may next be laid on ``P``: only
+``X``'s twin ``X'`` can (the card of the same rank and colour), so the pair
+of moves swaps two runs between ``P`` and the place ``X`` went (``P``'s twin
+``P'``, or an empty column).  A search with ``split_home_only`` keeps the
+state only in the first case, so it plays a smaller game whose wins are
+wins of the real one.  The swap is very nearly useless - laying ``X'``'s
+run straight where ``X`` went leads to a state that differs only in which
+of the two runs lies on which base, and a line from the swapped state can
+be copied move for move onto the other one, with one extra move (the run on
+one base shifted onto the other) when a base card goes home - but the copy
+breaks when a run carrying ``P`` is laid on the run lying on ``P'``, which
+with circular ranks needs a run of 25 cards or more on ``P'``.  That case
+is not excluded, so an exhausted restricted search proves nothing; in
+1,247 deals the restricted game won every deal the real one won.
+
 With ``prune=False`` none of this is done: raw keys, every legal move, no
 dead-end test.  Tests check that both modes agree, and agree with a plain
 enumeration through the engine.
@@ -410,8 +427,15 @@ def may_use_after_one_more(state: FastState, left: Left, tight: bool = True) -> 
     return False
 
 
-def _still_useful(state: FastState, left: Left, moves: list[FastMove], tight: bool) -> bool:
-    """Point 5: does a move use the column `left` came from, now or after one more tableau move?"""
+def _still_useful(state: FastState, left: Left, moves: list[FastMove], tight: bool,
+                  split_home_only: bool = False) -> bool:
+    """Point 5: does a move use the column `left` came from, now or after one more tableau move?
+
+    ``split_home_only``: a run split off a card (``left``'s split) is kept only when that card
+    can go home at once - a restriction of the game (see "Restricted splits").
+    """
+    if split_home_only and left[2]:
+        return any(m[0] == TAIL and m[1] == left[0] and m[3] == HOME for m in moves)
     return any(uses(left, m) for m in moves) or may_use_after_one_more(state, left, tight)
 
 
@@ -451,7 +475,7 @@ class DepthFirst:
     def __init__(
         self, state: FastState, *, prune: bool, deal_first: bool, deal_timing: bool = True,
         reverse: bool = False, store_forced: bool = True, tight_lookahead: bool = True, seed: int = 0,
-        lost: dict[bytes, bool] | None = None,
+        lost: dict[bytes, bool] | None = None, split_home_only: bool = False,
     ) -> None:
         self.state = state
         # States proved lost (with the deal permission or not), shared with the other searches of
@@ -462,6 +486,7 @@ class DepthFirst:
         self.reverse = reverse
         self.store_forced = store_forced
         self.tight_lookahead = tight_lookahead
+        self.split_home_only = prune and split_home_only
         self.shuffle = Shuffler(seed) if seed else None
         # Point 6 assumes deals never land on columns (moves from them would not commute with deals).
         self.deal_timing = prune and deal_timing and not state.rules.deals_onto_columns
@@ -520,7 +545,8 @@ class DepthFirst:
         if self.prune and not self.store_forced:
             forced = self._forced_move()
             if forced is not None:
-                if left is not None and not _still_useful(s, left, s.moves(), self.tight_lookahead):
+                if left is not None and not _still_useful(s, left, s.moves(), self.tight_lookahead,
+                                                                self.split_home_only):
                     return False
                 self.nodes += 1
                 if check_dead and (is_dead(s, self.stuck_cache) or can_never_finish(s)):
@@ -536,7 +562,7 @@ class DepthFirst:
                 self._reach(self.torder[key])  # still open: on the path, or in its component
             return False
         moves = s.moves()
-        if left is not None and not _still_useful(s, left, moves, self.tight_lookahead):
+        if left is not None and not _still_useful(s, left, moves, self.tight_lookahead, self.split_home_only):
             return False
         self.nodes += 1
         if seen is not None:  # seen without the permission: now the deal too (listed last)

@@ -1,0 +1,138 @@
+"""How far the restricted-split game (``Order(split_home_only=True)``) is from the real one.
+
+Not a test.  The restricted game splits a run off a card only when that card
+then goes home (search.py, "Restricted splits").  Its wins are real wins, but
+its exhaustion is not a proof of loss: the swap it forbids is not a proved
+dominance.  This benchmark measures, on a range of deals, the two things that
+decide whether proving it would pay:
+
+* counterexamples: deals the real game wins while the restricted game is
+  exhausted - one would show the rule unsound here - and the deals the
+  real solver leaves open that the restricted game exhausts (what a proof
+  would decide);
+* on deals the real game proves lost, the states the solver expands against
+  the states the restricted game needs to be exhausted (the saving a proof
+  would bring), as a geometric mean ratio and per deal.
+
+    python bench/split_restriction.py --deals 1-300 --states 3000000
+    python bench/split_restriction.py --deals 50013,50025 --states 20000000 \
+        --known bench/results/bench-50001-50300-60s-c.jsonl
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import sys
+from pathlib import Path
+from typing import Any
+
+from agnes_teach.deal import deal
+from agnes_teach.profile import get_profile
+from agnes_teach.solver import Order, solve
+
+RESTRICTED = (Order(split_home_only=True),)
+
+
+def parse_deals(text: str) -> list[int]:
+    """``A-B`` or a comma-separated list of deal numbers."""
+    try:
+        if "," in text or "-" not in text:
+            numbers = [int(part) for part in text.split(",")]
+        else:
+            low, _, high = text.partition("-")
+            numbers = list(range(int(low), int(high) + 1))
+    except ValueError:
+        raise SystemExit(f"bench/split_restriction.py: --deals {text!r}: expected A-B or N,N,...") from None
+    if not numbers or min(numbers) < 1:
+        raise SystemExit(f"bench/split_restriction.py: --deals {text!r}: expected deal numbers from 1")
+    return numbers
+
+
+def measure(number: int, profile_id: str, states: int, known: dict[str, Any] | None) -> dict[str, Any]:
+    pos = deal(number, get_profile(profile_id))
+    if known is not None:
+        real_status, real_states = known["status"], known["nodes"]
+    else:
+        real = solve(pos, nodes=states, engine="c")
+        real_status, real_states = real.status, real.nodes
+    restricted = solve(pos, nodes=states, engine="c", orders=RESTRICTED)
+    # The restricted search drops out (unknown) when exhausted; "unknown" at the budget is not exhaustion.
+    exhausted = restricted.status == "unknown" and restricted.nodes < states
+    return {"deal": number, "real": real_status, "real_states": real_states,
+            "restricted": "exhausted" if exhausted else restricted.status,
+            "restricted_states": restricted.nodes}
+
+
+def report(rows: list[dict[str, Any]]) -> str:
+    counter = [r for r in rows if r["restricted"] == "exhausted" and r["real"] == "won"]
+    # Undecided by the real solver, exhausted in the restricted game: what a proof would decide.
+    would_decide = [r for r in rows if r["restricted"] == "exhausted" and r["real"] == "unknown"]
+    lost = [r for r in rows if r["real"] == "lost" and r["restricted"] == "exhausted"]
+    won = [r for r in rows if r["real"] == "won"]
+    won_restricted = [r for r in won if r["restricted"] == "won"]
+    lines = [
+        f"deals: {len(rows)}; real game won {len(won)}, lost {sum(r['real'] == 'lost' for r in rows)}, "
+        f"unknown {sum(r['real'] == 'unknown' for r in rows)}",
+        f"restricted game won {len(won_restricted)} of the {len(won)} real wins",
+        f"counterexamples (real game won, restricted game exhausted): "
+        f"{' '.join(str(r['deal']) for r in counter) or 'none'}",
+        f"real game unknown, restricted game exhausted: {len(would_decide)} "
+        f"({' '.join(str(r['deal']) for r in would_decide) or '-'})",
+    ]
+    if lost:
+        ratios = [r["real_states"] / max(r["restricted_states"], 1) for r in lost]
+        mean = math.exp(sum(math.log(x) for x in ratios) / len(ratios))
+        lines.append(f"lost deals: states of the real proof / states to exhaust the restricted game: "
+                     f"geometric mean {mean:.2f}x on {len(lost)} deals, max {max(ratios):.1f}x")
+        big = sorted(lost, key=lambda r: -r["real_states"])[:10]
+        lines.append("largest real proofs: " + ", ".join(
+            f"{r['deal']} ({r['real_states']:,} vs {r['restricted_states']:,})" for r in big))
+    return "\n".join(lines)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--deals", required=True, help="a range A-B or a list N,N,...")
+    parser.add_argument("--profile", default="bernauer")
+    parser.add_argument("--states", type=int, default=3_000_000, help="state budget of each solve")
+    parser.add_argument("--known", type=Path, help="take the real game's verdicts and states from this "
+                        "JSON-lines file (survey --out or bench/solver.py --log) instead of solving again")
+    parser.add_argument("--log", type=Path, help="append one JSON line per deal (and resume from it)")
+    args = parser.parse_args()
+    if args.states < 1:
+        raise SystemExit("bench/split_restriction.py: --states must be at least 1")
+    get_profile(args.profile)
+    done: dict[int, dict[str, Any]] = {}
+    if args.log and args.log.exists():
+        for line in args.log.read_text().splitlines():
+            row = json.loads(line)
+            done[row["deal"]] = row
+    known: dict[int, dict[str, Any]] = {}
+    if args.known:
+        for line in args.known.read_text().splitlines():
+            row = json.loads(line)
+            known[row["deal"]] = row  # the last line of a deal counts
+    numbers = parse_deals(args.deals)
+    rows = []
+    log = open(args.log, "a") if args.log else None  # noqa: SIM115 - kept open for the whole run
+    try:
+        for i, number in enumerate(numbers, 1):
+            row = done.get(number) or measure(number, args.profile, args.states, known.get(number))
+            if log is not None and number not in done:
+                log.write(json.dumps(row) + "\n")
+                log.flush()
+            rows.append(row)
+            if i % 50 == 0:
+                print(f"  {i}/{len(numbers)} deals", file=sys.stderr, flush=True)
+    finally:
+        if log is not None:
+            log.close()
+    print(f"profile {args.profile}, deals {args.deals}, at most {args.states:,} states per solve")
+    print(report(rows))
+
+
+if __name__ == "__main__":
+    main()
