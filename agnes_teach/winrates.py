@@ -31,6 +31,7 @@ class SurveyPass:
     budget_seconds: float
     state_budget: int | None  # --states, when the pass had one
     command: str
+    restricted_splits: bool = False  # --restricted-splits
 
 
 @dataclass(frozen=True)
@@ -85,7 +86,7 @@ def _survey_pass(where: str, entry: dict[str, Any]) -> SurveyPass:
         raise InputError(f"{where} lacks {', '.join(missing)}")
     states = entry.get("state_budget")
     return SurveyPass(float(entry["budget_seconds"]), None if states is None else int(states),
-                      str(entry["command"]))
+                      str(entry["command"]), bool(entry.get("restricted_splits", False)))
 
 
 def parse_win_rates(text: str, source: str = WIN_RATES) -> dict[str, WinRate]:

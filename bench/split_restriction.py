@@ -16,7 +16,7 @@ decide whether proving it would pay:
 
     python bench/split_restriction.py --deals 1-300 --states 3000000
     python bench/split_restriction.py --deals 50013,50025 --states 20000000 \
-        --known bench/results/bench-50001-50300-60s-c.jsonl
+        --known bench/results/bench-50001-50300-final-c.jsonl bench/results/bench-50001-50300-60s-c.jsonl
 """
 
 from __future__ import annotations
@@ -29,10 +29,13 @@ from pathlib import Path
 from typing import Any
 
 from agnes_teach.deal import deal
+from agnes_teach.engine import apply_move
+from agnes_teach.moves import Move
+from agnes_teach.position import Position
 from agnes_teach.profile import get_profile
-from agnes_teach.solver import Order, solve
-
-RESTRICTED = (Order(split_home_only=True),)
+from agnes_teach.solver import solve
+from agnes_teach.solver.compiled import CompiledDepthFirst
+from agnes_teach.solver.fast import FastState
 
 
 def parse_deals(text: str) -> list[int]:
@@ -50,6 +53,16 @@ def parse_deals(text: str) -> list[int]:
     return numbers
 
 
+def replays(pos: Position, solution: list[Move]) -> bool:
+    """Does the solution play legally to a win, by the engine's own rules?"""
+    try:
+        for move in solution:
+            pos = apply_move(pos, move)
+    except ValueError:
+        return False
+    return pos.is_won()
+
+
 def measure(number: int, profile_id: str, states: int, known: dict[str, Any] | None) -> dict[str, Any]:
     pos = deal(number, get_profile(profile_id))
     if known is not None:
@@ -57,12 +70,18 @@ def measure(number: int, profile_id: str, states: int, known: dict[str, Any] | N
     else:
         real = solve(pos, nodes=states, engine="c")
         real_status, real_states = real.status, real.nodes
-    restricted = solve(pos, nodes=states, engine="c", orders=RESTRICTED)
-    # The restricted search drops out (unknown) when exhausted; "unknown" at the budget is not exhaustion.
-    exhausted = restricted.status == "unknown" and restricted.nodes < states
+    # One search, as solve() runs a one-order portfolio, asked directly so that running out of moves
+    # (result False: exhausted) is told apart from a full table (unknown, like the state budget).
+    search = CompiledDepthFirst(FastState(pos), prune=True, deal_first=False, split_home_only=True)
+    result = search.run(states)
+    if result:
+        solution = [search.state.engine_move(m) for m in search.path]
+        if not replays(pos, solution):
+            raise SystemExit(f"deal {number}: the restricted game's win does not replay through the engine")
+    status = "won" if result else "exhausted" if result is False else "unknown"
+    restricted_states = search.nodes
     return {"deal": number, "real": real_status, "real_states": real_states,
-            "restricted": "exhausted" if exhausted else restricted.status,
-            "restricted_states": restricted.nodes}
+            "restricted": status, "restricted_states": restricted_states}
 
 
 def report(rows: list[dict[str, Any]]) -> str:
@@ -98,8 +117,10 @@ def main() -> None:
     parser.add_argument("--deals", required=True, help="a range A-B or a list N,N,...")
     parser.add_argument("--profile", default="bernauer")
     parser.add_argument("--states", type=int, default=3_000_000, help="state budget of each solve")
-    parser.add_argument("--known", type=Path, help="take the real game's verdicts and states from this "
-                        "JSON-lines file (survey --out or bench/solver.py --log) instead of solving again")
+    parser.add_argument("--known", type=Path, nargs="+", default=[],
+                        help="take the real game's verdicts and states from these JSON-lines files "
+                        "(survey --out or bench/solver.py --log; a later line of a deal counts) "
+                        "instead of solving again")
     parser.add_argument("--log", type=Path, help="append one JSON line per deal (and resume from it)")
     args = parser.parse_args()
     if args.states < 1:
@@ -111,8 +132,8 @@ def main() -> None:
             row = json.loads(line)
             done[row["deal"]] = row
     known: dict[int, dict[str, Any]] = {}
-    if args.known:
-        for line in args.known.read_text().splitlines():
+    for path in args.known:
+        for line in path.read_text().splitlines():
             row = json.loads(line)
             known[row["deal"]] = row  # the last line of a deal counts
     numbers = parse_deals(args.deals)

@@ -30,9 +30,10 @@ def _pct(x: float) -> str:
 
 
 def _budget(survey_pass: SurveyPass) -> str:
+    extra = ", restricted-split search added" if survey_pass.restricted_splits else ""
     if survey_pass.state_budget is None:
-        return f"{survey_pass.budget_seconds:g} s"
-    return f"{survey_pass.state_budget:,} states (cap {survey_pass.budget_seconds:g} s)"
+        return f"{survey_pass.budget_seconds:g} s{extra}"
+    return f"{survey_pass.state_budget:,} states (cap {survey_pass.budget_seconds:g} s{extra})"
 
 
 def _row(rate: WinRate) -> str:

@@ -185,3 +185,18 @@ def test_wilson_interval_matches_known_values() -> None:
 
 def test_deal_ranges() -> None:
     assert list(solve_cli.parse_deal_ranges("1-3,7,5-6")) == [1, 2, 3, 5, 6, 7]
+
+
+def test_survey_with_the_restricted_split_search_records_it(tmp_path: Path) -> None:
+    plain, wide = tmp_path / "plain.jsonl", tmp_path / "wide.jsonl"
+    for out, extra in ((plain, []), (wide, ["--restricted-splits"])):
+        args = ["survey", "--deals", "1-4", "--states", "20000", "--out", str(out), *extra]
+        result = runner.invoke(app, args)
+        assert result.exit_code == 0, result.output
+    plain_rows = [json.loads(line) for line in plain.read_text().splitlines()]
+    wide_rows = [json.loads(line) for line in wide.read_text().splitlines()]
+    assert all(r.get("restricted_splits") is True for r in wide_rows)
+    assert not any("restricted_splits" in r for r in plain_rows)
+    # A win is a win either way; the extra search never turns a decided deal around.
+    for a, b in zip(plain_rows, wide_rows, strict=True):
+        assert "unknown" in (a["status"], b["status"]) or a["status"] == b["status"]

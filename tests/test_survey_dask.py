@@ -90,7 +90,7 @@ def _die_once(job: tuple[Path, solve_cli.SurveyJob]) -> dict[str, Any]:
 
 def test_a_worker_that_dies_loses_no_deal(tmp_path: Path, cluster: Any) -> None:
     marker = tmp_path / "died"
-    jobs = [(marker, (n, "bernauer", 60.0, 3000)) for n in (1, 2, 3)]
+    jobs = [(marker, (n, "bernauer", 60.0, 3000, False)) for n in (1, 2, 3)]
     with distributed.Client(cluster.scheduler_address, set_as_default=False) as client:
         rows = list(run_on_cluster(client, jobs, _die_once))
     assert marker.exists()  # a worker really died

@@ -41,8 +41,8 @@ def test_counts_match_the_results_file(profile_id: str) -> None:
     assert (rate.won, rate.lost, rate.unknown) == (counts["won"], counts["lost"], counts["unknown"])
     assert sorted(last) == list(parse_deal_ranges(rate.deals))
     # Every line was made by one of the passes the entry states, and every pass made lines.
-    passes = {(p.budget_seconds, p.state_budget) for p in rate.passes}
-    used = {(r["budget"], r.get("state_budget")) for r in lines}
+    passes = {(p.budget_seconds, p.state_budget, p.restricted_splits) for p in rate.passes}
+    used = {(r["budget"], r.get("state_budget"), r.get("restricted_splits", False)) for r in lines}
     assert used == passes
     assert len(lines) >= len(last) + (len(rate.passes) > 1)
 
@@ -61,6 +61,7 @@ def test_each_pass_states_the_command_that_made_it(profile_id: str) -> None:
                                            else str(survey_pass.state_budget))
         assert options.get("--profile", "bernauer") == profile_id
         assert ("--retry-unknown" in options) == (i > 0)
+        assert ("--restricted-splits" in options) == survey_pass.restricted_splits
 
 
 def test_bounds_and_intervals() -> None:
