@@ -47,9 +47,9 @@ def parse_deals(text: str) -> list[int]:
             low, _, high = text.partition("-")
             numbers = list(range(int(low), int(high) + 1))
     except ValueError:
-        raise SystemExit(f"bench/split_restriction.py: --deals {text!r}: expected A-B or N,N,...") from None
+        raise ValueError(f"--deals {text!r}: expected A-B or N,N,...") from None
     if not numbers or min(numbers) < 1:
-        raise SystemExit(f"bench/split_restriction.py: --deals {text!r}: expected deal numbers from 1")
+        raise ValueError(f"--deals {text!r}: expected deal numbers from 1")
     return numbers
 
 
@@ -124,8 +124,12 @@ def main() -> None:
     parser.add_argument("--log", type=Path, help="append one JSON line per deal (and resume from it)")
     args = parser.parse_args()
     if args.states < 1:
-        raise SystemExit("bench/split_restriction.py: --states must be at least 1")
-    get_profile(args.profile)
+        parser.error("--states must be at least 1")
+    try:
+        numbers = parse_deals(args.deals)
+        get_profile(args.profile)
+    except ValueError as problem:  # InputError is a ValueError too
+        parser.error(str(problem))
     done: dict[int, dict[str, Any]] = {}
     if args.log and args.log.exists():
         for line in args.log.read_text().splitlines():
@@ -136,7 +140,6 @@ def main() -> None:
         for line in path.read_text().splitlines():
             row = json.loads(line)
             known[row["deal"]] = row  # the last line of a deal counts
-    numbers = parse_deals(args.deals)
     rows = []
     log = open(args.log, "a") if args.log else None  # noqa: SIM115 - kept open for the whole run
     try:
