@@ -28,39 +28,12 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from agnes_teach.cli.solve import parse_deal_ranges
 from agnes_teach.deal import deal
-from agnes_teach.engine import apply_move
-from agnes_teach.moves import Move
-from agnes_teach.position import Position
 from agnes_teach.profile import get_profile
-from agnes_teach.solver import solve
+from agnes_teach.solver import replays_to_win, solve
 from agnes_teach.solver.compiled import CompiledDepthFirst
 from agnes_teach.solver.fast import FastState
-
-
-def parse_deals(text: str) -> list[int]:
-    """``A-B`` or a comma-separated list of deal numbers."""
-    try:
-        if "," in text or "-" not in text:
-            numbers = [int(part) for part in text.split(",")]
-        else:
-            low, _, high = text.partition("-")
-            numbers = list(range(int(low), int(high) + 1))
-    except ValueError:
-        raise ValueError(f"--deals {text!r}: expected A-B or N,N,...") from None
-    if not numbers or min(numbers) < 1:
-        raise ValueError(f"--deals {text!r}: expected deal numbers from 1")
-    return numbers
-
-
-def replays(pos: Position, solution: list[Move]) -> bool:
-    """Does the solution play legally to a win, by the engine's own rules?"""
-    try:
-        for move in solution:
-            pos = apply_move(pos, move)
-    except ValueError:
-        return False
-    return pos.is_won()
 
 
 def measure(number: int, profile_id: str, states: int, known: dict[str, Any] | None) -> dict[str, Any]:
@@ -76,7 +49,7 @@ def measure(number: int, profile_id: str, states: int, known: dict[str, Any] | N
     result = search.run(states)
     if result:
         solution = [search.state.engine_move(m) for m in search.path]
-        if not replays(pos, solution):
+        if not replays_to_win(pos, solution):
             raise SystemExit(f"deal {number}: the restricted game's win does not replay through the engine")
     status = "won" if result else "exhausted" if result is False else "unknown"
     restricted_states = search.nodes
@@ -111,10 +84,27 @@ def report(rows: list[dict[str, Any]]) -> str:
     return "\n".join(lines)
 
 
+def read_rows(paths: list[Path]) -> dict[int, dict[str, Any]]:
+    """Each deal's last line in these JSON-lines files; ValueError naming the file and line if bad."""
+    rows: dict[int, dict[str, Any]] = {}
+    for path in paths:
+        try:
+            text = path.read_text("utf-8")
+        except OSError as problem:
+            raise ValueError(f"{path}: cannot read it ({problem.strerror})") from None
+        for number, line in enumerate(text.splitlines(), 1):
+            try:
+                row = json.loads(line)
+                rows[int(row["deal"])] = row
+            except (ValueError, KeyError, TypeError):
+                raise ValueError(f"{path}, line {number}: not a JSON line with a \"deal\"") from None
+    return rows
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--deals", required=True, help="a range A-B or a list N,N,...")
+    parser.add_argument("--deals", required=True, help="deal numbers: 1-300, or 1-10,15,20-30")
     parser.add_argument("--profile", default="bernauer")
     parser.add_argument("--states", type=int, default=3_000_000, help="state budget of each solve")
     parser.add_argument("--known", type=Path, nargs="+", default=[],
@@ -126,20 +116,17 @@ def main() -> None:
     if args.states < 1:
         parser.error("--states must be at least 1")
     try:
-        numbers = parse_deals(args.deals)
+        numbers = list(parse_deal_ranges(args.deals))
         get_profile(args.profile)
-    except ValueError as problem:  # InputError is a ValueError too
+    except ValueError as problem:  # an InputError: a malformed --deals or an unknown profile
         parser.error(str(problem))
-    done: dict[int, dict[str, Any]] = {}
-    if args.log and args.log.exists():
-        for line in args.log.read_text().splitlines():
-            row = json.loads(line)
-            done[row["deal"]] = row
-    known: dict[int, dict[str, Any]] = {}
-    for path in args.known:
-        for line in path.read_text().splitlines():
-            row = json.loads(line)
-            known[row["deal"]] = row  # the last line of a deal counts
+    if args.log and not args.log.parent.is_dir():
+        parser.error(f"--log {args.log}: the folder {args.log.parent} does not exist")
+    try:
+        done = read_rows([args.log] if args.log and args.log.exists() else [])
+        known = read_rows(args.known)
+    except ValueError as problem:
+        parser.error(str(problem))
     rows = []
     log = open(args.log, "a") if args.log else None  # noqa: SIM115 - kept open for the whole run
     try:

@@ -172,7 +172,7 @@ def solve(
                 continue
             if result is not None:
                 solution = [search.state.engine_move(m) for m in search.path] if result else []
-                if result and not _replays(pos, solution):
+                if result and not replays_to_win(pos, solution):
                     raise RuntimeError("internal error: the solver's win does not replay through the engine")
                 return SolveResult(
                     "won" if result else "lost",
@@ -187,7 +187,7 @@ def solve(
             return SolveResult("unknown", [], spent, time.perf_counter() - start)
 
 
-def _replays(pos: Position, solution: list[Move]) -> bool:
+def replays_to_win(pos: Position, solution: list[Move]) -> bool:
     """Does `solution` play legally from `pos` to a win (the engine's verdict, not the solver's)?"""
     try:
         for move in solution:
@@ -267,5 +267,6 @@ __all__ = [
     "Status",
     "canonical_key",
     "first_move_verdicts",
+    "replays_to_win",
     "solve",
 ]
