@@ -1,8 +1,15 @@
-"""The rule registry: every rule id once, as data (``rules.yaml``), and as the :class:`RuleId` enum.
+"""The rule registry and the project's vocabulary.
 
+Every rule id once, as data (``rules.yaml``), and as the :class:`RuleId` enum.
 Code names a rule by its enum member, never by a string literal; the enum is
 checked against ``rules.yaml`` when this module is imported, so a rule added
 to one and not the other fails at once.
+
+Beside it, the other closed sets of words the files and the commands use:
+:class:`Task` (what a puzzle asks), :class:`Difficulty` (its rating) and
+:class:`Verdict` (what the solver decided).  Each is a ``StrEnum``, so it
+reads and writes as its plain text in YAML and JSON; code names a member,
+never the string (a test walks the syntax tree for the literals).
 """
 
 from __future__ import annotations
@@ -45,6 +52,40 @@ class RuleId(StrEnum):
     STOCK_NO_REDEAL = "stock.no-redeal"
     END_WIN = "end.win"
     END_LOSS = "end.loss"
+
+
+class Task(StrEnum):
+    """What a scenario asks of the pupil (formats.md, "Scenario files")."""
+
+    WIN = "win"
+    KEY_MOVE = "key-move"
+    LEGAL_MOVES = "legal-moves"
+    TRAP = "trap"
+
+
+# The tasks the generator writes (a legal-moves drill is written by hand).
+GENERATED_TASKS = (Task.KEY_MOVE, Task.TRAP, Task.WIN)
+
+
+class Difficulty(StrEnum):
+    """A puzzle's rating, easiest first (the order sheets print them in)."""
+
+    EASY = "easy"
+    MEDIUM = "medium"
+    HARD = "hard"
+
+    @property
+    def order(self) -> int:
+        """0 for easy, 1 for medium, 2 for hard."""
+        return list(Difficulty).index(self)
+
+
+class Verdict(StrEnum):
+    """What the solver decided about a position."""
+
+    WON = "won"
+    LOST = "lost"
+    UNKNOWN = "unknown"
 
 
 @dataclass(frozen=True)
@@ -113,4 +154,5 @@ def _check_enum() -> None:
 _check_enum()
 
 # A RuleId is written to YAML as its plain id (scenario files, survey output).
-yaml.SafeDumper.add_representer(RuleId, lambda dumper, value: dumper.represent_str(str(value)))
+for _vocabulary in (RuleId, Task, Difficulty, Verdict):
+    yaml.SafeDumper.add_representer(_vocabulary, lambda dumper, value: dumper.represent_str(str(value)))
