@@ -56,6 +56,20 @@ def rank_above(rank: int) -> int:
     return 1 if rank == 13 else rank + 1
 
 
+def rank_at(base: int, index: int) -> int:
+    """The rank `index` steps up the circular order from `base` (0 = the base itself).
+
+    The one place the rank cycle is written: foundations build up from the base rank
+    and turn the corner from K to A, so every "n-th card of a foundation" asks this.
+    """
+    return (base - 1 + index) % 13 + 1
+
+
+def rank_index(base: int, rank: int) -> int:
+    """How many steps up the circular order from `base` the rank lies (0..12): the inverse of rank_at."""
+    return (rank - base) % 13
+
+
 def card_name(card: int) -> str:
     """File form: ``10H``, ``AS``."""
     return RANK_NAMES[card % 13] + SUITS[card // 13]

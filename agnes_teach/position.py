@@ -15,7 +15,10 @@ from .cards import (
     card_name,
     card_symbol,
     make_card,
+    rank_at,
+    rank_index,
     rank_name,
+    rank_of,
     suit_of,
 )
 from .errors import InputError, Problem, ProfileError
@@ -44,11 +47,15 @@ class Position:
     stock: Cards  # dealing order: stock[0] is dealt first
 
     def foundation_cards(self, suit: int) -> Cards:
-        return tuple(make_card((self.base - 1 + i) % 13 + 1, suit) for i in range(self.foundations[suit]))
+        return tuple(make_card(rank_at(self.base, i), suit) for i in range(self.foundations[suit]))
 
     def foundation_top(self, suit: int) -> Card | None:
         n = self.foundations[suit]
-        return make_card((self.base - 1 + n - 1) % 13 + 1, suit) if n else None
+        return make_card(rank_at(self.base, n - 1), suit) if n else None
+
+    def is_home(self, card: Card) -> bool:
+        """Whether the card already lies on its foundation."""
+        return rank_index(self.base, rank_of(card)) < self.foundations[suit_of(card)]
 
     @property
     def deals_done(self) -> int:
@@ -256,7 +263,7 @@ def position_from_values(
                 f"(a foundation holds one suit: write it under {SUITS[suit_of(top)]})", "foundations", key)
             continue
         tops[suit] = top
-        foundations[suit] = (top % 13 + 1 - base) % 13 + 1
+        foundations[suit] = rank_index(base, rank_of(top)) + 1
 
     position = Position(profile, base, (foundations[0], foundations[1], foundations[2], foundations[3]),
                         tableau, reserve, exposed, stock)
@@ -281,7 +288,7 @@ def _base_hint(pos: Position, tops: dict[int, Card], loc: Locator) -> Problem | 
             continue
         counts = [0, 0, 0, 0]
         for suit, top in tops.items():
-            counts[suit] = (top % 13 + 1 - base) % 13 + 1
+            counts[suit] = rank_index(base, rank_of(top)) + 1
         trial = replace(pos, base=base, foundations=(counts[0], counts[1], counts[2], counts[3]))
         if sorted(trial.all_cards()) == list(FULL_DECK):
             return loc.problem(

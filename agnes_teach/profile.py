@@ -191,6 +191,24 @@ class Profile:
     def uses(self, rule_id: str) -> bool:
         return rule_id in self.rules
 
+    def cannot_use(self, rule_id: str) -> str | None:
+        """Why no position of this profile ever calls on the rule (None when one can).
+
+        A rule may be in force and still never matter: every foundation of a fixed Ace base
+        stops at its King, so none turns the corner; a tableau that stops at the Ace never
+        lays a King on it; with reserve cards barred from the foundations, the deal never
+        has to be weighed against them.
+        """
+        if not self.uses(rule_id):
+            return f"the profile {self.id} does not use the rule {rule_id}"
+        if rule_id == RuleId.FOUNDATION_WRAP and self.base_rank == 1:
+            return f"in {self.id} every foundation starts at the Ace, so none turns from King to Ace"
+        if rule_id == RuleId.TABLEAU_WRAP and self.rank_cycle == RankCycle.STOP_AT_ACE:
+            return f"in {self.id} a King never goes on an Ace in the columns"
+        if rule_id == RuleId.STOCK_DEAL and not self.reserve_to_foundation:
+            return f"in {self.id} reserve cards never go to a foundation, which this lesson's positions need"
+        return None
+
     def param(self, name: str) -> str:
         """A parameter's value as the profile file writes it (the guide picks a rule's text by it)."""
         values = {

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from ..cards import Card, make_card
+from ..cards import Card, make_card, rank_at
 from ..engine import builds_on, run_start
 from ..errors import InputError
 from ..piles import Pile, PileKind
@@ -21,7 +21,7 @@ from ..profile import Profile
 
 def foundation_order(base: int, suit: int) -> list[Card]:
     """The 13 cards of `suit` in the order its foundation takes them."""
-    return [make_card((base - 1 + i) % 13 + 1, suit) for i in range(13)]
+    return [make_card(rank_at(base, i), suit) for i in range(13)]
 
 
 @dataclass

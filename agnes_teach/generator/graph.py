@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from .. import keys
 from ..board import home_safety
 from ..board import is_safe_home as board_safe_home
-from ..cards import Card, rank_of, suit_of
+from ..cards import Card
 from ..engine import apply_unchecked, legal_moves
 from ..moves import Move
 from ..position import Position
@@ -43,7 +43,7 @@ def is_safe_home(pos: Position, card: Card) -> bool:
 
 def is_home(pos: Position, card: Card) -> bool:
     """Is `card` on its foundation?"""
-    return (rank_of(card) - pos.base) % 13 < pos.foundations[suit_of(card)]
+    return pos.is_home(card)
 
 
 def autoplay(pos: Position) -> tuple[Position, tuple[Move, ...]]:

@@ -39,7 +39,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, replace
 from typing import Literal
 
-from ..cards import rank_of
+from ..cards import rank_index, rank_of
 from ..engine import apply_unchecked, builds_on, legal_moves, locate
 from ..moves import Move
 from ..piles import PileKind
@@ -348,7 +348,7 @@ RESTRICTIONS: dict[str, Callable[[Rules], None]] = {
 
 def _must_pass_king(pos: Position) -> bool:
     """Some suit's foundation still needs its Ace on its King (the base is not an Ace)."""
-    ace_at = (1 - pos.base) % 13  # the Ace's place in the foundation's order
+    ace_at = rank_index(pos.base, 1)  # the Ace's place in the foundation's order
     return pos.base != 1 and any(count <= ace_at for count in pos.foundations)
 
 

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 
 from ..moves import Move
 from ..position import Position
-from ..profile import Profile, RankCycle, TableauBuild
+from ..profile import Profile, TableauBuild
 from ..registry import RuleId
 from .build import Draft
 from .builders import (
@@ -111,14 +111,9 @@ def unavailable(theme_id: str, profile: Profile, source: str = "built") -> str |
     profile: the builders lay alternate-colour runs and use reserve piles, so for Agnes Sorel only
     foundation.start is built; the other themes are mined from its deals (``--source deals``).
     """
-    if not profile.uses(theme_id):
-        return f"the profile {profile.id} does not use the rule {theme_id}"
-    if theme_id == RuleId.FOUNDATION_WRAP and profile.base_rank == 1:
-        return f"in {profile.id} every foundation starts at the Ace, so none turns from King to Ace"
-    if theme_id == RuleId.TABLEAU_WRAP and profile.rank_cycle == RankCycle.STOP_AT_ACE:
-        return f"in {profile.id} a King never goes on an Ace in the columns"
-    if theme_id == RuleId.STOCK_DEAL and not profile.reserve_to_foundation:
-        return f"in {profile.id} reserve cards never go to a foundation, which this lesson's positions need"
+    why_not = profile.cannot_use(theme_id)
+    if why_not:
+        return why_not
     if source == "built" and theme_id != RuleId.FOUNDATION_START and (
             profile.tableau_build != TableauBuild.ALTERNATE or not profile.reserve_piles):
         return (f"the built {theme_id} lesson lays out alternate-colour runs and reserve piles, which "

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from markupsafe import Markup
 
 from .. import i18n
-from ..cards import Card, card_name, make_card, rank_name, suit_of
+from ..cards import Card, card_name, make_card, rank_at, rank_index, rank_name, rank_of, suit_of
 from ..engine import apply_move, refusal
 from ..moves import DEAL_MOVE, Move
 from ..piles import FOUNDATION, Pile, PileKind
@@ -38,13 +38,8 @@ def example_base(profile: Profile) -> int:
     return profile.base_rank or 5
 
 
-def rank_at(base: int, index: int) -> int:
-    """The rank `index` steps up the circular order from `base` (0 = the base itself)."""
-    return (base - 1 + index) % 13 + 1
-
-
 def _index(base: int, card: Card) -> int:
-    return (card % 13 + 1 - base) % 13
+    return rank_index(base, rank_of(card))
 
 
 def build_position(profile: Profile, base: int, piles: dict[str, list[Card]],

@@ -22,7 +22,7 @@ from babel.numbers import format_decimal, format_percent
 from markupsafe import Markup
 
 from .. import i18n
-from ..cards import rank_above, rank_below, rank_name
+from ..cards import rank_above, rank_at, rank_below, rank_name
 from ..errors import InputError, Problem
 from ..outputs import registered
 from ..piles import Pile, PileKind
@@ -33,7 +33,7 @@ from ..registry import rules as registry_rules
 from ..scenario import Scenario
 from ..winrates import SurveyPass, WinRate, win_rate, win_rates
 from .env import environment, read_asset
-from .examples import Example, example_base, examples, rank_at
+from .examples import Example, example_base, examples
 from .practice import MAX_STATES, PAGE_BUDGET, build_practice
 from .sheet import instruction, scenario_title
 
