@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 
 from ..engine import apply_unchecked, legal_moves, refusal
 from ..fairness import claim_holds_for_every_order, key_move_claim, status_claim
+from ..graph import GameGraph, explore
 from ..moves import Move
 from ..position import Position
 from ..predicates import rule_used
@@ -23,7 +24,6 @@ from ..solver import solve
 from .canonical import puzzle_key
 from .detectors import LESSON_WINDOW, Lesson
 from .distractors import Distractor, tempting_loss
-from .graph import GameGraph, explore
 from .players import (
     GENERATOR_RANDOM_MAX,
     MISCONCEPTIONS,

@@ -41,6 +41,7 @@ from typing import Literal
 
 from ..cards import rank_index, rank_of
 from ..engine import apply_unchecked, builds_on, legal_moves, locate
+from ..graph import state_key
 from ..moves import Move
 from ..piles import PileKind
 from ..position import Position
@@ -55,7 +56,6 @@ from .detectors import (
     wraps_foundation,
     wraps_tableau,
 )
-from .graph import state_key
 
 MAX_MOVES = 200  # a playout this long without a win is going round in circles: a loss
 PLAYOUTS = 200  # capped playouts of the misconception player (fixed seed)

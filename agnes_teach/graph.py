@@ -13,13 +13,13 @@ from __future__ import annotations
 from collections import deque
 from dataclasses import dataclass
 
-from .. import keys
-from ..board import home_safety
-from ..board import is_safe_home as board_safe_home
-from ..cards import Card
-from ..engine import apply_unchecked, legal_moves
-from ..moves import Move
-from ..position import Position
+from . import keys
+from .board import home_safety
+from .board import is_safe_home as board_safe_home
+from .cards import Card
+from .engine import apply_unchecked, legal_moves
+from .moves import Move
+from .position import Position
 
 
 def state_key(pos: Position) -> bytes:
