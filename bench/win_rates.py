@@ -1,12 +1,12 @@
-"""The README's win-rate table, made from ``agnes_teach/data/win_rates.yaml`` (not a test).
+"""The win-rate table of docs/benchmarks.md, made from ``agnes_teach/data/win_rates.yaml`` (not a test).
 
     python bench/win_rates.py            # print the table
-    python bench/win_rates.py --write    # put it into README.md between its markers
+    python bench/win_rates.py --write    # put it into docs/benchmarks.md between its markers
 
 Every figure is computed from the counts in the data file (the same
 ``agnes_teach.winrates`` the guide's FAQ uses), so after a survey only the
-data file changes by hand: run this with ``--write`` and the README follows.
-``tests/test_win_rates.py`` fails when the README's table is not the one this
+data file changes by hand: run this with ``--write`` and docs/benchmarks.md follows.
+``tests/test_win_rates.py`` fails when that page's table is not the one this
 prints.  The counts themselves are checked against each results file (by each
 deal's last line) by the same test file; ``agnes-teach survey --deals RANGE
 --out FILE --json`` on a finished file prints them without solving anything.
@@ -20,7 +20,7 @@ from pathlib import Path
 
 from agnes_teach.winrates import SurveyPass, WinRate, win_rates
 
-README = Path(__file__).resolve().parent.parent / "README.md"
+README = Path(__file__).resolve().parent.parent / "docs" / "benchmarks.md"
 BEGIN = "<!-- win-rates: made by bench/win_rates.py --write from agnes_teach/data/win_rates.yaml -->"
 END = "<!-- win-rates: end -->"
 
@@ -65,9 +65,9 @@ def table() -> str:
 
 
 def readme_with_table(text: str) -> str:
-    """The README text with the part between the markers replaced by the current table."""
+    """The page's text with the part between the markers replaced by the current table."""
     if BEGIN not in text or END not in text:
-        raise SystemExit(f"README.md lacks the markers {BEGIN!r} and {END!r}")
+        raise SystemExit(f"docs/benchmarks.md lacks the markers {BEGIN!r} and {END!r}")
     head, rest = text.split(BEGIN, 1)
     _, tail = rest.split(END, 1)
     return f"{head}{BEGIN}\n{table()}\n{END}{tail}"
@@ -75,7 +75,7 @@ def readme_with_table(text: str) -> str:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--write", action="store_true", help="update README.md in place")
+    parser.add_argument("--write", action="store_true", help="update docs/benchmarks.md in place")
     args = parser.parse_args()
     if not args.write:
         print(table())
@@ -84,7 +84,7 @@ def main() -> None:
     new = readme_with_table(text)
     if new != text:
         README.write_text(new, "utf-8")
-        print("README.md: win-rate table updated", file=sys.stderr)
+        print("docs/benchmarks.md: win-rate table updated", file=sys.stderr)
 
 
 if __name__ == "__main__":

@@ -2,7 +2,7 @@
 # Rebuilds puzzles/generated/ from scratch.  Every puzzle is a position mined
 # from a solved real deal (generate --source deals): the solver and the
 # players decide which positions teach (random play judged by fatal
-# mistakes, README "How criterion 1 is measured"), with budgets in solver
+# mistakes, docs/puzzles.md "How criterion 1 is measured"), with budgets in solver
 # states and seeded games, so the same deal ranges give the same files on any
 # machine.  Each run is spread over easy / medium / hard by measured random
 # play (a third each, easy first).

@@ -1,32 +1,46 @@
-"""The README's Python examples run as doctests; docs/formats.md describes every command."""
+"""The documentation: the README stays short, the pages under docs/ build into a site with no warning,
+the Python examples of docs/commands.md run as doctests, the console example is what the program prints,
+and docs/formats.md describes every command."""
 
 from __future__ import annotations
 
 import doctest
 import os
 import re
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
 import typer
+import yaml
 
 from agnes_teach.cli import app, load_commands
 
 REPO = Path(__file__).resolve().parent.parent
+DOCS = REPO / "docs"
 README = (REPO / "README.md").read_text("utf-8")
-FORMATS = (REPO / "docs" / "formats.md").read_text("utf-8")
-BLOCKS = re.findall(r"```pycon\n(.*?)```", README, flags=re.S)
+COMMANDS = (DOCS / "commands.md").read_text("utf-8")
+INDEX = (DOCS / "index.md").read_text("utf-8")
+FORMATS = (DOCS / "formats.md").read_text("utf-8")
+BLOCKS = re.findall(r"```pycon\n(.*?)```", COMMANDS, flags=re.S)
+README_MAX_LINES = 250
 
 
-def test_the_readme_has_python_examples() -> None:
+def _command_names() -> list[str]:
+    load_commands()
+    return sorted(typer.main.get_command(app).commands)
+
+
+def test_the_commands_page_has_python_examples() -> None:
     assert BLOCKS and sum(block.count(">>> ") for block in BLOCKS) >= 10
 
 
 @pytest.mark.parametrize("number", range(len(BLOCKS)))
-def test_readme_examples_run(number: int, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_commands_page_examples_run(number: int, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.chdir(REPO)  # the examples name files relative to the repository
-    test = doctest.DocTestParser().get_doctest(BLOCKS[number], {}, f"README.md block {number + 1}",
-                                               "README.md", 0)
+    test = doctest.DocTestParser().get_doctest(BLOCKS[number], {}, f"docs/commands.md block {number + 1}",
+                                               "docs/commands.md", 0)
     runner = doctest.DocTestRunner(optionflags=doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE)
     output: list[str] = []
     runner.run(test, out=output.append)
@@ -35,9 +49,7 @@ def test_readme_examples_run(number: int, monkeypatch: pytest.MonkeyPatch) -> No
 
 
 def test_formats_describes_every_command() -> None:
-    load_commands()
-    group = typer.main.get_command(app)
-    missing = [name for name in group.commands if f"`agnes-teach {name}" not in FORMATS]
+    missing = [name for name in _command_names() if f"`agnes-teach {name}" not in FORMATS]
     assert missing == []
 
 
@@ -45,12 +57,35 @@ def test_readme_links_the_formats_spec() -> None:
     assert "](docs/formats.md)" in README
 
 
-def _console_transcript() -> list[tuple[str, list[str]]]:
-    """The README's first console example: (command, the output lines shown under it)."""
-    block = re.search(r"Examples:\n\n```console\n(.*?)```", README, flags=re.S)
+def _command_table(text: str) -> list[str]:
+    """The rows of the table under "| command | does |"."""
+    start = text.index("| command | does |\n")
+    rows = []
+    for line in text[start:].splitlines()[2:]:
+        if not line.startswith("|"):
+            break
+        rows.append(line)
+    return rows
+
+
+def test_the_command_tables_name_every_command_and_agree() -> None:
+    readme, page = _command_table(README), _command_table(COMMANDS)
+    assert readme == page  # the README's table is the commands page's, row for row
+    for name in _command_names():
+        assert any(re.match(rf"\| `agnes-teach {name}[ `]", row) for row in page), name
+    assert any("`agnes-teach sheet PATHS --mix " in row for row in page)
+
+
+def _console_block(text: str) -> str:
+    block = re.search(r"Examples:\n\n```console\n(.*?)```", text, flags=re.S)
     assert block is not None
+    return block.group(1)
+
+
+def _console_transcript() -> list[tuple[str, list[str]]]:
+    """The README's console example: (command, the output lines shown under it)."""
     steps: list[tuple[str, list[str]]] = []
-    for line in block.group(1).splitlines():
+    for line in _console_block(README).splitlines():
         if line.startswith("$ "):
             steps.append((line[2:], []))
         else:
@@ -58,10 +93,13 @@ def _console_transcript() -> list[tuple[str, list[str]]]:
     return steps
 
 
+def test_the_console_example_is_the_same_everywhere() -> None:
+    # The README, the site's home and the commands page show one example; the next test runs it.
+    assert _console_block(INDEX) == _console_block(README) == _console_block(COMMANDS)
+
+
 def test_readme_console_example_is_what_the_program_prints(tmp_path: Path) -> None:
     import shlex
-    import subprocess
-    import sys
 
     steps = _console_transcript()
     assert len(steps) >= 4
@@ -80,3 +118,59 @@ def test_readme_console_example_is_what_the_program_prints(tmp_path: Path) -> No
             assert proc.stdout.splitlines() == shown, command
         ran += 1
     assert ran == len(steps) - 1
+
+
+def _quick_start_blocks(text: str) -> list[str]:
+    """The fenced sh blocks of the Quick start, read as .ci/run reads them."""
+    section = re.search(r"^## Quick start\n(.*?)(?=^## )", text, re.S | re.M)
+    assert section is not None
+    return re.findall(r"```sh\n(.*?)\n```", section.group(1), re.S)
+
+
+def test_the_site_installs_as_the_quick_start_does() -> None:
+    blocks = _quick_start_blocks(README)
+    assert len(blocks) == 2  # .ci/run runs the second
+    assert re.findall(r"```sh\n(.*?)\n```", INDEX.split("\n## The three jobs")[0], re.S) == blocks
+
+
+def test_the_readme_is_short() -> None:
+    lines = README.count("\n")
+    assert lines <= README_MAX_LINES, f"README.md has {lines} lines; the rest belongs under docs/"
+
+
+def test_readme_links_resolve() -> None:
+    targets = re.findall(r"\]\(([^)#\s]+)(?:#[^)]*)?\)", README)
+    assert targets
+    missing = [t for t in targets if "://" not in t and not (REPO / t).exists()]
+    assert missing == []
+
+
+def _nav_files(nav: object) -> list[str]:
+    if isinstance(nav, str):
+        return [nav]
+    if isinstance(nav, list):
+        return [f for entry in nav for f in _nav_files(entry)]
+    if isinstance(nav, dict):
+        return [f for value in nav.values() for f in _nav_files(value)]
+    raise AssertionError(f"unexpected nav entry {nav!r}")
+
+
+def test_every_docs_page_is_in_the_nav_and_linked_from_the_readme() -> None:
+    config = yaml.safe_load((REPO / "mkdocs.yml").read_text("utf-8"))
+    assert config["docs_dir"] == "docs" and config["strict"] is True
+    assert Path(config["site_dir"]).parts[0] == "build"  # git ignores build/
+    nav = _nav_files(config["nav"])
+    assert len(nav) == len(set(nav))
+    pages = sorted(p.relative_to(DOCS).as_posix() for p in DOCS.rglob("*.md"))
+    assert sorted(nav) == pages
+    assert [page for page in pages if f"](docs/{page})" not in README] == []
+
+
+def test_the_site_builds_with_no_warning(tmp_path: Path) -> None:
+    proc = subprocess.run([sys.executable, "-m", "mkdocs", "build", "--strict", "--config-file",
+                           str(REPO / "mkdocs.yml"), "--site-dir", str(tmp_path / "site")],
+                          capture_output=True, text=True, cwd=REPO, timeout=300)
+    log = proc.stdout + proc.stderr
+    assert proc.returncode == 0, log
+    assert "WARNING" not in log and "ERROR" not in log, log
+    assert (tmp_path / "site" / "index.html").is_file()
