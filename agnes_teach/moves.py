@@ -3,13 +3,15 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from .cards import Card, CardError, card_name, card_symbol, parse_card
-from .errors import MoveSyntaxError
-from .piles import STOCK, Pile
+from .errors import AgnesError
+from .piles import STOCK, MoveSyntaxError, Pile
 
-__all__ = ["DEAL", "DEAL_MOVE", "Move", "MoveSyntaxError", "MoveText", "parse_move_text", "split_moves"]
+__all__ = ["DEAL", "DEAL_MOVE", "AmbiguousMoveError", "Move", "MoveSyntaxError", "MoveText",
+           "parse_move_text", "split_moves"]
 
 DEAL = STOCK  # the deal move's destination: the stock pile, written "deal"
 _DEST = re.compile(r"^(f|[trx][1-9][0-9]?)$")
@@ -43,6 +45,15 @@ class Move:
 
 
 DEAL_MOVE = Move(None, DEAL)
+
+
+class AmbiguousMoveError(AgnesError):
+    """``SRC>DEST`` text that several legal moves fit; ``candidates`` lists them."""
+
+    def __init__(self, text: str, candidates: Sequence[Move]) -> None:
+        self.text = text
+        self.candidates = tuple(candidates)
+        super().__init__(f"{text} is ambiguous: " + " or ".join(str(m) for m in self.candidates))
 
 
 @dataclass(frozen=True, slots=True)
