@@ -75,11 +75,9 @@ class Hint:
 
     def reason(self, lang: str = i18n.DEFAULT_LANG) -> str:
         """One sentence why the best move is best, in `lang`."""
-        from .render.env import move_words
-
         values: dict[str, object] = dict(self.params)
         if self.best is not None:
-            values["move"] = move_words(self.best.move, lang)
+            values["move"] = i18n.move_words(self.best.move, lang)
             if self.best.of is not None:
                 low, high = self.best.interval() or (0.0, 1.0)
                 values |= {"wins": self.best.wins, "of": self.best.of,

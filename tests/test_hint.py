@@ -92,7 +92,7 @@ def test_json_contract_and_language(lang: str) -> None:
 
 
 def _words(move: str, lang: str) -> str:
-    from agnes_teach.render.env import move_words
+    from agnes_teach.i18n import move_words
 
     text = parse_move_text(move)
     from agnes_teach.moves import Move

@@ -73,7 +73,8 @@ def test_no_rule_id_string_literals_outside_the_registry() -> None:
 
 
 def test_one_error_hierarchy() -> None:
-    for cls in (errors.InputError, errors.ProfileError, MoveSyntaxError, AmbiguousMoveError, IllegalMoveError):
+    for cls in (errors.InputError, errors.ProfileError, MoveSyntaxError, AmbiguousMoveError,
+                IllegalMoveError):
         assert issubclass(cls, errors.AgnesError) and issubclass(cls, ValueError)
     assert issubclass(errors.ProfileError, errors.InputError)  # the command line's exit 2
 

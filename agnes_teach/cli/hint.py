@@ -109,7 +109,7 @@ def _progress() -> Iterator[Callable[[int, int], None]]:
 
 
 def render_hint(hint: Hint, lang: str) -> str:
-    from ..render.env import move_words
+    from ..i18n import move_words
 
     t = i18n.text
     lines = [t(lang, "hint", MODE_LINES[hint.mode], hidden=hint.hidden,

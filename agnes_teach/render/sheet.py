@@ -22,7 +22,7 @@ from ..generator.refutation import Observation
 from ..moves import Move, MoveText
 from ..position import Position
 from ..scenario import Scenario, load_scenario, scenario_files
-from .env import atomic_path, environment, move_words, read_asset
+from .env import atomic_path, environment, read_asset
 from .svg import position_svg
 
 PAPERS = ("a4", "letter")
@@ -85,7 +85,8 @@ def explanation(sc: Scenario, lang: str) -> str | None:
     if sc.task in ("trap", "key-move", "win") and tempting is not None:
         got = _resolved(sc.position, tempting)
         if got is not None and legal(sc.position, got):
-            shown = move_words(got, lang) if got.is_deal else f"{got.symbol_text()} ({move_words(got, lang)})"
+            words = i18n.move_words(got, lang)
+            shown = words if got.is_deal else f"{got.symbol_text()} ({words})"
             block = reason(sc.position, got)
             if block is not None:
                 return i18n.text(lang, "sheet", "The move “{move}” loses: then {upper} covers {lower} in "
@@ -329,7 +330,7 @@ def load_items(
                                  stock_shown=sc.raw.get("stock_shown") is True),
             answer_label=label,
             answer_notation=" ".join(m.symbol_text() for m in shown),
-            answer_words=tuple(move_words(m, lang) for m in shown),
+            answer_words=tuple(i18n.move_words(m, lang) for m in shown),
             answer_tail=i18n.ntext(lang, "sheet", "Then the last {n} card goes home.",
                                    "Then the last {n} cards go home, each as soon as it is free.", tail)
             if tail else None,
