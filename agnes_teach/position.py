@@ -22,10 +22,11 @@ from .cards import (
     suit_of,
 )
 from .errors import InputError, Problem, ProfileError
-from .fields import convert, shape_issues
+from .fields import convert
 from .piles import Pile, PileKind
 from .profile import Profile, get_profile
 from .registry import RuleId
+from .validation import shape_issues
 from .yamlio import Locator
 
 Cards = tuple[Card, ...]  # one pile's cards, bottom to top

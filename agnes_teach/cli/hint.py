@@ -86,7 +86,7 @@ def hint_command(
 
 def _stock_shown(file: Path | None) -> bool:
     """A scenario whose page shows the stock in order (``stock_shown: true``) hides nothing."""
-    return file is not None and load_scenario(file).raw.get("stock_shown") is True
+    return file is not None and load_scenario(file).stock_shown
 
 
 @contextmanager
