@@ -25,12 +25,13 @@ import time
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import Any, Literal, cast
 
 from . import i18n
 from .engine import apply_unchecked, legal_moves
 from .moves import Move
 from .position import Position
+from .registry import Verdict
 from .solver import Status, canonical_key, first_move_verdicts, solve
 from .stats import wilson
 
@@ -57,7 +58,7 @@ class MoveHint:
         out: dict[str, Any] = {"move": str(self.move), "verdict": self.verdict}
         if self.of is not None:
             low, high = self.interval() or (0.0, 1.0)
-            out |= {"wins": self.wins, "of": self.of, "lost": self.lost,
+            out |= {"wins": self.wins, "of": self.of, Verdict.LOST.value: self.lost,
                     "interval": [round(low, 4), round(high, 4)]}
         return out
 
@@ -97,9 +98,11 @@ class Hint:
         return out
 
 
+# The reason id of a game already won; plain text, so a Hint's repr shows the word.
+WON_REASON = Verdict.WON.value
 # Reason id -> English msgid (context "hint"); every one is in the three catalogues.
 REASONS = {
-    "won": "All 52 cards are home: the game is won.",
+    WON_REASON: "All 52 cards are home: the game is won.",
     "stuck": "There is no legal move: the game is lost.",
     "only": "Best: {move}. It is the only move that keeps the win; every other move loses.",
     "only-proved": "Best: {move}. It is the only move proved to keep the win; "
@@ -120,6 +123,11 @@ REASONS = {
 }
 
 
+def _word(verdict: Verdict) -> Status:
+    """The solver's plain word for a verdict (a MoveHint's repr shows the word, as before)."""
+    return cast(Status, verdict.value)
+
+
 def preference(move: Move) -> tuple[int, Move]:
     """Ties go to a move home, then a move on the table, then a deal."""
     return (0 if move.dest.is_foundation else 2 if move.is_deal else 1, move)
@@ -129,15 +137,16 @@ def full_hint(pos: Position, *, seconds: float = DEFAULT_SECONDS) -> Hint:
     """The hint with the stock order known: each first move solved within `seconds`."""
     start = time.perf_counter()
     if pos.is_won():
-        return Hint("full", [], None, "won", hidden=len(pos.stock))
+        return Hint("full", [], None, WON_REASON, hidden=len(pos.stock))
     verdicts = first_move_verdicts(pos, seconds=seconds)
-    status = {m: "won" for m in verdicts.winning} | {m: "lost" for m in verdicts.losing}
-    status |= {m: "unknown" for m in verdicts.unknown}
-    moves = [MoveHint(m, status[m]) for m in sorted(status, key=preference)]  # type: ignore[arg-type]
+    status = {m: _word(Verdict.WON) for m in verdicts.winning}
+    status |= {m: _word(Verdict.LOST) for m in verdicts.losing}
+    status |= {m: _word(Verdict.UNKNOWN) for m in verdicts.unknown}
+    moves = [MoveHint(m, status[m]) for m in sorted(status, key=preference)]
     elapsed = time.perf_counter() - start
     if not moves:
         return Hint("full", [], None, "stuck", seconds=elapsed)
-    winners = [m for m in moves if m.verdict == "won"]
+    winners = [m for m in moves if m.verdict == Verdict.WON]
     if winners:
         best = winners[0]
         if len(verdicts.winning_groups()) == 1:
@@ -145,7 +154,7 @@ def full_hint(pos: Position, *, seconds: float = DEFAULT_SECONDS) -> Hint:
         else:
             reason = "home" if best.move.dest.is_foundation else "keeps"
         return Hint("full", moves, best, reason, seconds=elapsed)
-    undecided = [m for m in moves if m.verdict == "unknown"]
+    undecided = [m for m in moves if m.verdict == Verdict.UNKNOWN]
     if undecided:
         return Hint("full", moves, undecided[0], "undecided", seconds=elapsed)
     return Hint("full", moves, None, "all-lost", seconds=elapsed)
@@ -176,7 +185,7 @@ def fair_hint(pos: Position, orders: int, *, states: int = DEFAULT_FAIR_STATES, 
         raise ValueError("a fair hint needs at least one order of the hidden cards")
     start = time.perf_counter()
     if pos.is_won():
-        return Hint("fair", [], None, "won", hidden=len(pos.stock))
+        return Hint("fair", [], None, WON_REASON, hidden=len(pos.stock))
     # The orders tried include the one the position lists; shuffle it first, so the real
     # order is no likelier to be tried than any other: a hint must not peek at the stock.
     stock = list(pos.stock)
@@ -193,14 +202,15 @@ def fair_hint(pos: Position, orders: int, *, states: int = DEFAULT_FAIR_STATES, 
     with _mapper(workers) as run:
         for done, statuses in enumerate(run(_order_statuses, jobs), 1):
             for move, status in zip(first, statuses, strict=True):
-                wins[move] += status == "won"
-                lost[move] += status == "lost"
+                wins[move] += status == Verdict.WON
+                lost[move] += status == Verdict.LOST
             if progress is not None:
                 progress(done, len(jobs))
     n = len(tried.positions)
     moves = []
     for move in first:
-        verdict: Status = "won" if wins[move] == n else "lost" if lost[move] == n else "unknown"
+        decided = Verdict.WON if wins[move] == n else Verdict.LOST if lost[move] == n else Verdict.UNKNOWN
+        verdict = _word(decided)
         moves.append(MoveHint(move, verdict, wins=wins[move], lost=lost[move], of=n))
     # Most wins first; then fewest proved losses; then home, table, deal.
     moves.sort(key=lambda m: (-(m.wins or 0), m.lost or 0, preference(m.move)))
