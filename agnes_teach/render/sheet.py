@@ -287,11 +287,35 @@ def load_items(
     mix: dict[str, int] | None = None,
 ) -> list[SheetItem]:
     """Load, check and draw every scenario; InputError naming every bad file."""
+    loaded = _in_sections(_load_all(paths))
+    if mix is not None:
+        loaded = _mixed(loaded, mix)
+    problems: list[Problem] = []
+    items: list[SheetItem] = []
+    previous_theme: str | None = None
+    for sc in loaded:
+        if progress:
+            progress(str(Path(sc.file)))
+        try:
+            answered = answer(sc, lang)
+        except InputError as exc:
+            problems.extend(exc.in_file(str(Path(sc.file))).problems)
+            continue
+        new_theme = mix is None and _theme(sc) != previous_theme
+        item = _sheet_item(sc, answered, len(items) + 1, lang, new_theme=new_theme)
+        items.append(item)
+        previous_theme = item.theme
+    if problems:
+        raise InputError(problems)
+    return items
+
+
+def _load_all(paths: Sequence[str]) -> list[Scenario]:
+    """Every scenario file named or under a folder named; InputError naming every bad file."""
     files = scenario_files(list(paths))
     if not files:
         raise InputError("no scenario files found in " + ", ".join(paths))
     problems: list[Problem] = []
-    items: list[SheetItem] = []
     loaded: list[Scenario] = []
     for file in files:
         try:
@@ -300,53 +324,48 @@ def load_items(
             problems.extend(exc.in_file(str(file)).problems)
     if problems:
         raise InputError(problems)
-    # Sections by theme (in the order the files name them), easy to hard within each.
+    return loaded
+
+
+def _in_sections(loaded: list[Scenario]) -> list[Scenario]:
+    """Sections by theme (in the order the files name them), easy to hard within each."""
     first_seen: dict[str, int] = {}
     for sc in loaded:
         first_seen.setdefault(sc.themes[0] if sc.themes else "", len(first_seen))
-    loaded.sort(key=lambda s: (first_seen[s.themes[0] if s.themes else ""], difficulty_order(s)))
-    if mix is not None:
-        loaded = _mixed(loaded, mix)
-    previous_theme: str | None = None
-    for sc in loaded:
-        file = Path(sc.file)
-        if progress:
-            progress(str(file))
-        try:
-            label, moves = answer(sc, lang)
-        except InputError as exc:
-            problems.extend(exc.in_file(str(file)).problems)
-            continue
-        title = scenario_title(sc, lang)
-        theme = sc.themes[0] if sc.themes else None
-        shown, tail = _home_tail(moves)
-        items.append(SheetItem(
-            number=len(items) + 1,
-            id=sc.id,
-            title=title,
-            instruction=instruction(sc.task, lang, sc.position),
-            diagram=position_svg(sc.position, lang, caption=title,
-                                 stock_shown=sc.stock_shown),
-            answer_label=label,
-            answer_notation=" ".join(m.symbol_text() for m in shown),
-            answer_words=tuple(i18n.move_words(m, lang) for m in shown),
-            answer_tail=i18n.ntext(lang, "sheet", "Then the last {n} card goes home.",
-                                   "Then the last {n} cards go home, each as soon as it is free.", tail)
-            if tail else None,
-            theme=theme,
-            rule=i18n.text(lang, "rule-title", theme) if theme and theme != previous_theme and mix is None
-            else None,
-            difficulty=difficulty_label(sc.difficulty, lang),
-            stock_note=stock_note(sc, lang),
-            explanation=explanation(sc, lang),
-            show_title=sc.generator is None,
-            answer_lines=min(MAX_LINES, max(9, -(-len(shown) // MOVES_PER_LINE)))
-            if sc.task == Task.WIN else 9,
-        ))
-        previous_theme = theme
-    if problems:
-        raise InputError(problems)
-    return items
+    return sorted(loaded, key=lambda s: (first_seen[s.themes[0] if s.themes else ""], difficulty_order(s)))
+
+
+def _theme(sc: Scenario) -> str | None:
+    return sc.themes[0] if sc.themes else None
+
+
+def _sheet_item(sc: Scenario, answered: tuple[str, list[Move]], number: int, lang: str, *,
+                new_theme: bool) -> SheetItem:
+    """One puzzle drawn with its answer; the first item of a new theme's section names the rule."""
+    label, moves = answered
+    title = scenario_title(sc, lang)
+    theme = _theme(sc)
+    shown, tail = _home_tail(moves)
+    return SheetItem(
+        number=number,
+        id=sc.id,
+        title=title,
+        instruction=instruction(sc.task, lang, sc.position),
+        diagram=position_svg(sc.position, lang, caption=title, stock_shown=sc.stock_shown),
+        answer_label=label,
+        answer_notation=" ".join(m.symbol_text() for m in shown),
+        answer_words=tuple(i18n.move_words(m, lang) for m in shown),
+        answer_tail=i18n.ntext(lang, "sheet", "Then the last {n} card goes home.",
+                               "Then the last {n} cards go home, each as soon as it is free.", tail)
+        if tail else None,
+        theme=theme,
+        rule=i18n.text(lang, "rule-title", theme) if theme and new_theme else None,
+        difficulty=difficulty_label(sc.difficulty, lang),
+        stock_note=stock_note(sc, lang),
+        explanation=explanation(sc, lang),
+        show_title=sc.generator is None,
+        answer_lines=min(MAX_LINES, max(9, -(-len(shown) // MOVES_PER_LINE))) if sc.task == Task.WIN else 9,
+    )
 
 
 def sheet_html(items: Sequence[SheetItem], lang: str, *, paper: str = "a4",
