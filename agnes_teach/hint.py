@@ -22,13 +22,14 @@ from __future__ import annotations
 
 import random
 import time
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Literal, cast
 
 from . import i18n
 from .engine import apply_unchecked, legal_moves
+from .fairness import Orders, hidden_orders
 from .moves import Move
 from .position import Position
 from .registry import Verdict
@@ -177,43 +178,16 @@ def fair_hint(pos: Position, orders: int, *, states: int = DEFAULT_FAIR_STATES, 
     hidden and the one order tried is the real one.  `progress` is called with
     (orders done, orders in all) after each order.
     """
-    from dataclasses import replace
-
-    from .fairness import Orders, hidden_orders
-
     if orders < 1:
         raise ValueError("a fair hint needs at least one order of the hidden cards")
     start = time.perf_counter()
     if pos.is_won():
         return Hint("fair", [], None, WON_REASON, hidden=len(pos.stock))
-    # The orders tried include the one the position lists; shuffle it first, so the real
-    # order is no likelier to be tried than any other: a hint must not peek at the stock.
-    stock = list(pos.stock)
-    random.Random(f"fair-hint/{seed}").shuffle(stock)
-    if stock_visible:
-        tried = Orders((pos,), True, 1)
-    else:
-        tried = hidden_orders(replace(pos, stock=tuple(stock)), limit=orders, sample=orders, seed=seed)
+    tried = _orders_tried(pos, orders, seed, stock_visible)
     hidden = 0 if stock_visible else len(pos.stock)
     first = legal_moves(pos)
-    wins = dict.fromkeys(first, 0)
-    lost = dict.fromkeys(first, 0)
-    jobs = [(here, first, states) for here in tried.positions]
-    with _mapper(workers) as run:
-        for done, statuses in enumerate(run(_order_statuses, jobs), 1):
-            for move, status in zip(first, statuses, strict=True):
-                wins[move] += status == Verdict.WON
-                lost[move] += status == Verdict.LOST
-            if progress is not None:
-                progress(done, len(jobs))
     n = len(tried.positions)
-    moves = []
-    for move in first:
-        decided = Verdict.WON if wins[move] == n else Verdict.LOST if lost[move] == n else Verdict.UNKNOWN
-        verdict = _word(decided)
-        moves.append(MoveHint(move, verdict, wins=wins[move], lost=lost[move], of=n))
-    # Most wins first; then fewest proved losses; then home, table, deal.
-    moves.sort(key=lambda m: (-(m.wins or 0), m.lost or 0, preference(m.move)))
+    moves = _fair_moves(first, tried.positions, states, workers, progress)
     elapsed = time.perf_counter() - start
     common: dict[str, Any] = {"exhaustive": tried.exhaustive, "hidden": hidden, "seconds": elapsed,
                               "params": {"of": n, "n": n, "hidden": hidden}}
@@ -227,6 +201,40 @@ def fair_hint(pos: Position, orders: int, *, states: int = DEFAULT_FAIR_STATES, 
     else:
         reason = "fair-all" if tried.exhaustive else "fair-best"
     return Hint("fair", moves, best, reason, **common)
+
+
+def _orders_tried(pos: Position, orders: int, seed: int, stock_visible: bool) -> Orders:
+    """The orders of the stock a fair hint solves: the real one alone when the stock is shown."""
+    # The orders tried include the one the position lists; shuffle it first, so the real
+    # order is no likelier to be tried than any other: a hint must not peek at the stock.
+    stock = list(pos.stock)
+    random.Random(f"fair-hint/{seed}").shuffle(stock)
+    if stock_visible:
+        return Orders((pos,), True, 1)
+    return hidden_orders(replace(pos, stock=tuple(stock)), limit=orders, sample=orders, seed=seed)
+
+
+def _fair_moves(first: list[Move], tried: Sequence[Position], states: int, workers: int,
+                progress: Callable[[int, int], None] | None) -> list[MoveHint]:
+    """Each first move with the orders it keeps the win in (and is proved lost in), best first."""
+    wins = dict.fromkeys(first, 0)
+    lost = dict.fromkeys(first, 0)
+    jobs = [(here, first, states) for here in tried]
+    with _mapper(workers) as run:
+        for done, statuses in enumerate(run(_order_statuses, jobs), 1):
+            for move, status in zip(first, statuses, strict=True):
+                wins[move] += status == Verdict.WON
+                lost[move] += status == Verdict.LOST
+            if progress is not None:
+                progress(done, len(jobs))
+    n = len(tried)
+    moves = []
+    for move in first:
+        decided = Verdict.WON if wins[move] == n else Verdict.LOST if lost[move] == n else Verdict.UNKNOWN
+        moves.append(MoveHint(move, _word(decided), wins=wins[move], lost=lost[move], of=n))
+    # Most wins first; then fewest proved losses; then home, table, deal.
+    moves.sort(key=lambda m: (-(m.wins or 0), m.lost or 0, preference(m.move)))
+    return moves
 
 
 def _order_statuses(job: tuple[Position, list[Move], int]) -> list[Status]:
