@@ -16,11 +16,12 @@ from markupsafe import Markup
 
 from .. import i18n
 from ..cards import Card
-from ..engine import AmbiguousMoveError, IllegalMoveError, apply_move, legal_moves, resolve
+from ..engine import apply_move, legal_moves, resolve
 from ..errors import InputError, Problem
 from ..generator.refutation import Observation
-from ..moves import Move, MoveText
+from ..moves import AmbiguousMoveError, Move, MoveText
 from ..position import Position
+from ..predicates import IllegalMoveError
 from ..registry import Difficulty, Task
 from ..scenario import Scenario, load_scenario, scenario_files
 from .env import atomic_path, environment, read_asset
