@@ -122,6 +122,12 @@ def test_card_pattern_matches_exactly_the_cards_the_parser_reads(text: str) -> N
     assert (re.search(CARD_PATTERN, text) is not None) == _parses(parse_card, text), repr(text)
 
 
+def test_the_one_card_the_pattern_and_the_parser_read_differently() -> None:
+    # str.upper() turns the long s into S, so the parser reads 6ſ as 6♠; the schema (and so every
+    # file) refuses it.  Kept as it was: only text typed on the command line reaches the parser alone.
+    assert parse_card("6ſ") == parse_card("6S") and re.search(CARD_PATTERN, "6ſ") is None
+
+
 @settings(max_examples=400, deadline=None)
 @given(st.text(alphabet=MOVE_CHARS, max_size=10))
 def test_move_pattern_matches_exactly_the_moves_the_parser_reads(text: str) -> None:
