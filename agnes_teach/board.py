@@ -280,18 +280,33 @@ def generate_moves(t: MoveTables, cols: Sequence[Sequence[int]], stacks: Sequenc
     order of the cards they lie on, then the empty columns.  ``engine.legal_moves`` sorts them
     into its stable order; the solver takes them as they come.
     """
-    rel, suit, link = t.rel, t.suit, t.link
-    out: list[GenMove] = []
-    top_col = [-1] * 52
+    top_col = [-1] * 52  # the column each card tops, or -1
     empties: list[int] = []
     for j, col in enumerate(cols):
         if col:
             top_col[col[-1]] = j
         else:
             empties.append(j)
+    out = _column_moves(t, cols, found, top_col, empties)
+    _stack_moves(t, stacks, found, top_col, empties, out)
+    if t.foundation_return:
+        for s in range(4):
+            if found[s]:
+                _single_to_columns(t, RETURN, s, t.card_at[s][found[s] - 1], top_col, empties, out)
+    if can_deal:
+        out.append(DEAL_GEN)
+    return out
+
+
+def _column_moves(t: MoveTables, cols: Sequence[Sequence[int]], found: Sequence[int], top_col: list[int],
+                  empties: list[int]) -> list[GenMove]:
+    """From each column: its top card home, then each tail from the lead of the top run up, onto
+    the column tops it fits and the empty columns."""
+    rel, suit, link = t.rel, t.suit, t.link
     hosts, empty_ok = t.hosts, t.empty_ok
     whole = t.whole_runs_only
     single_only = t.empty_single_only
+    out: list[GenMove] = []
     for i, col in enumerate(cols):
         if not col:
             continue
@@ -311,28 +326,29 @@ def generate_moves(t: MoveTables, cols: Sequence[Sequence[int]], stacks: Sequenc
             if empty_ok[card] and (not single_only or d == n - 1):
                 for j in empties:
                     out.append((TAIL, i, d, j, card, n - d))
+    return out
 
-    def single_to_columns(kind: int, k: int, c: int) -> None:
-        # One card from a stack or a foundation: onto the column tops it fits, then the empties.
-        for h in hosts[c]:
-            j = top_col[h]
-            if j >= 0:
-                out.append((kind, k, 0, j, c, 1))
-        if empty_ok[c]:
-            for j in empties:
-                out.append((kind, k, 0, j, c, 1))
 
-    stack_home = t.stack_home
+def _stack_moves(t: MoveTables, stacks: Sequence[Sequence[int]], found: Sequence[int], top_col: list[int],
+                 empties: list[int], out: list[GenMove]) -> None:
+    """From each reserve pile and exposed cell: its top card home (where the profile allows), then
+    onto the columns."""
+    rel, suit, stack_home = t.rel, t.suit, t.stack_home
     for k, pile in enumerate(stacks):
         if pile:
             c = pile[-1]
             if stack_home[k] and rel[c] == found[suit[c]]:
                 out.append((STACK, k, 0, HOME, c, 1))
-            single_to_columns(STACK, k, c)
-    if t.foundation_return:
-        for s in range(4):
-            if found[s]:
-                single_to_columns(RETURN, s, t.card_at[s][found[s] - 1])
-    if can_deal:
-        out.append(DEAL_GEN)
-    return out
+            _single_to_columns(t, STACK, k, c, top_col, empties, out)
+
+
+def _single_to_columns(t: MoveTables, kind: int, k: int, c: int, top_col: list[int], empties: list[int],
+                       out: list[GenMove]) -> None:
+    """One card from a stack or a foundation: onto the column tops it fits, then the empties."""
+    for h in t.hosts[c]:
+        j = top_col[h]
+        if j >= 0:
+            out.append((kind, k, 0, j, c, 1))
+    if t.empty_ok[c]:
+        for j in empties:
+            out.append((kind, k, 0, j, c, 1))

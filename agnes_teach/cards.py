@@ -20,6 +20,10 @@ _RANK_INPUT = {name: i + 1 for i, name in enumerate(RANK_NAMES)} | {"T": 10, "1"
 _SUIT_INPUT = {s: i for i, s in enumerate(SUITS)} | {s: i for i, s in enumerate(SUIT_SYMBOLS)}
 # Variation selectors sometimes follow a suit symbol in pasted text.
 _STRIP = "\ufe0e\ufe0f"
+# A card's text as a pattern (the schema's, and move text's, in ``moves``): what parse_card takes,
+# but for "ſ", which str.upper() turns into S (tests/test_fields.py keeps the two in step).
+RANK_TEXT = r"(?:10|[2-9AaJjQqKkTt])"
+CARD_TEXT = RANK_TEXT + r"[SsHhDdCc♠♥♦♣][\ufe0e\ufe0f]*"
 
 FULL_DECK: tuple[Card, ...] = tuple(Card(i) for i in range(52))
 

@@ -345,7 +345,7 @@ def _check_hidden_stock(sc: Scenario, result: CheckResult, lang: str) -> None:
     from .fairness import EXHAUSTIVE_LIMIT, claim_holds_for_every_order, key_move_claim, status_claim
 
     pos = sc.position
-    if not pos.stock or sc.raw.get("stock_shown") is True:
+    if not pos.stock or sc.stock_shown:
         return
     claims = []
     if "key_move" in sc.expect:
@@ -383,9 +383,9 @@ def _check_teaching(sc: Scenario, result: CheckResult, lang: str) -> None:
         return
     theme = next((t for t in sc.themes), None)
     # Only a medium or hard puzzle needs decision points, and only MIN_DECISIONS of them.
-    needed = MIN_DECISIONS if sc.raw.get("difficulty") in ("medium", "hard") else 0
+    needed = MIN_DECISIONS if sc.difficulty in ("medium", "hard") else 0
     m = measure(sc.position, theme, _line_of(sc), decisions_needed=needed, greedy=False)
-    problems = teaching_problems(m, sc.task, sc.raw.get("difficulty"), len(sc.expect.get("illegal", {})))
+    problems = teaching_problems(m, sc.task, sc.difficulty, len(sc.expect.get("illegal", {})))
     for problem in problems:
         message = i18n.text(lang, "check", "does not teach: {problem}", problem=problem)
         result.errors.append(CheckError(theme or RuleId.END_WIN, message))

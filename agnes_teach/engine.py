@@ -23,12 +23,11 @@ from .board import (
     run_start,
     top_run_start,
 )
-from .cards import Card, rank_name, suit_of
-from .errors import AmbiguousMoveError, IllegalMoveError
-from .moves import DEAL_MOVE, Move, MoveText
+from .cards import Card, suit_of
+from .moves import DEAL_MOVE, AmbiguousMoveError, Move, MoveText
 from .piles import COLUMNS, FOUNDATION, PileKind
 from .position import Cards, Position
-from .predicates import Refusal, first_refusal
+from .predicates import IllegalMoveError, Refusal, empty_source_refusal, first_refusal
 from .registry import RuleId
 
 # Enum members are slow to look up on the class; apply_unchecked asks these on every move.
@@ -201,12 +200,7 @@ def resolve(pos: Position, text: MoveText) -> Move:
         raise IllegalMoveError(Refusal(RuleId.DEAL_LAYOUT, text.text, {"dest": source}))
     pile = pos.pile(source)
     if not pile:
-        rule = {PileKind.COLUMN: RuleId.TABLEAU_RUN, PileKind.RESERVE: RuleId.RESERVE_TOP,
-                PileKind.EXPOSED: RuleId.STOCK_LAST_TWO}[source.kind]
-        # Which rule an empty source breaks is the one about taking cards from that kind of
-        # pile; "card" names the pile so a message that shows a card still reads sensibly.
-        raise IllegalMoveError(Refusal(rule, text.text, {"empty": source, "card": source, "dest": text.dest,
-                                                         "base": rank_name(pos.base)}))
+        raise IllegalMoveError(empty_source_refusal(pos, text.text, source, text.dest))
     if not (source.is_column and text.dest.is_column):
         return Move(pile[-1], text.dest)
     leads = [Move(pile[i], text.dest) for i in range(len(pile))]

@@ -2,9 +2,12 @@
 
 * :class:`InputError` - input that cannot be used (the command line turns it
   into exit code 2); :class:`ProfileError` is the kind about a profile.
-* :class:`MoveSyntaxError` - text that is not a move at all.
-* :class:`AmbiguousMoveError` - ``t5>t2`` where several tails could go (the candidates).
-* :class:`IllegalMoveError` - a move the rules refuse (the refusal, naming the rule).
+
+The errors about moves subclass :class:`AgnesError` beside what they carry,
+so this module names nothing above it: ``piles.MoveSyntaxError`` (text that
+is not a move at all), ``moves.AmbiguousMoveError`` (``t5>t2`` where several
+tails could go) and ``predicates.IllegalMoveError`` (a move the rules refuse,
+naming the rule).
 
 Each is also a ``ValueError``, as python-chess's move errors are, so callers
 that catch ``ValueError`` keep working.
@@ -12,13 +15,7 @@ that catch ``ValueError`` keep working.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
-
-if TYPE_CHECKING:
-    from .moves import Move
-    from .predicates import Refusal
 
 
 class AgnesError(ValueError):
@@ -58,24 +55,3 @@ class InputError(AgnesError):
 
 class ProfileError(InputError):
     """An unknown profile, or a profile file that cannot be used."""
-
-
-class MoveSyntaxError(AgnesError):
-    """Text that is not a move at all."""
-
-
-class AmbiguousMoveError(AgnesError):
-    """``SRC>DEST`` text that several legal moves fit; ``candidates`` lists them."""
-
-    def __init__(self, text: str, candidates: Sequence[Move]) -> None:
-        self.text = text
-        self.candidates = tuple(candidates)
-        super().__init__(f"{text} is ambiguous: " + " or ".join(str(m) for m in self.candidates))
-
-
-class IllegalMoveError(AgnesError):
-    """A move the rules refuse; ``refusal`` names the rule and the facts of the message."""
-
-    def __init__(self, refusal: Refusal) -> None:
-        self.refusal = refusal
-        super().__init__(f"{refusal.move}: refused by {refusal.rule}")

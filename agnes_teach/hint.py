@@ -22,15 +22,17 @@ from __future__ import annotations
 
 import random
 import time
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
-from dataclasses import dataclass, field
-from typing import Any, Literal
+from dataclasses import dataclass, field, replace
+from typing import Any, Literal, cast
 
 from . import i18n
 from .engine import apply_unchecked, legal_moves
+from .fairness import Orders, hidden_orders
 from .moves import Move
 from .position import Position
+from .registry import Verdict
 from .solver import Status, canonical_key, first_move_verdicts, solve
 from .stats import wilson
 
@@ -57,7 +59,7 @@ class MoveHint:
         out: dict[str, Any] = {"move": str(self.move), "verdict": self.verdict}
         if self.of is not None:
             low, high = self.interval() or (0.0, 1.0)
-            out |= {"wins": self.wins, "of": self.of, "lost": self.lost,
+            out |= {"wins": self.wins, "of": self.of, Verdict.LOST.value: self.lost,
                     "interval": [round(low, 4), round(high, 4)]}
         return out
 
@@ -75,11 +77,9 @@ class Hint:
 
     def reason(self, lang: str = i18n.DEFAULT_LANG) -> str:
         """One sentence why the best move is best, in `lang`."""
-        from .render.env import move_words
-
         values: dict[str, object] = dict(self.params)
         if self.best is not None:
-            values["move"] = move_words(self.best.move, lang)
+            values["move"] = i18n.move_words(self.best.move, lang)
             if self.best.of is not None:
                 low, high = self.best.interval() or (0.0, 1.0)
                 values |= {"wins": self.best.wins, "of": self.best.of,
@@ -99,9 +99,11 @@ class Hint:
         return out
 
 
+# The reason id of a game already won; plain text, so a Hint's repr shows the word.
+WON_REASON = Verdict.WON.value
 # Reason id -> English msgid (context "hint"); every one is in the three catalogues.
 REASONS = {
-    "won": "All 52 cards are home: the game is won.",
+    WON_REASON: "All 52 cards are home: the game is won.",
     "stuck": "There is no legal move: the game is lost.",
     "only": "Best: {move}. It is the only move that keeps the win; every other move loses.",
     "only-proved": "Best: {move}. It is the only move proved to keep the win; "
@@ -122,6 +124,11 @@ REASONS = {
 }
 
 
+def _word(verdict: Verdict) -> Status:
+    """The solver's plain word for a verdict (a MoveHint's repr shows the word, as before)."""
+    return cast(Status, verdict.value)
+
+
 def preference(move: Move) -> tuple[int, Move]:
     """Ties go to a move home, then a move on the table, then a deal."""
     return (0 if move.dest.is_foundation else 2 if move.is_deal else 1, move)
@@ -131,15 +138,16 @@ def full_hint(pos: Position, *, seconds: float = DEFAULT_SECONDS) -> Hint:
     """The hint with the stock order known: each first move solved within `seconds`."""
     start = time.perf_counter()
     if pos.is_won():
-        return Hint("full", [], None, "won", hidden=len(pos.stock))
+        return Hint("full", [], None, WON_REASON, hidden=len(pos.stock))
     verdicts = first_move_verdicts(pos, seconds=seconds)
-    status = {m: "won" for m in verdicts.winning} | {m: "lost" for m in verdicts.losing}
-    status |= {m: "unknown" for m in verdicts.unknown}
-    moves = [MoveHint(m, status[m]) for m in sorted(status, key=preference)]  # type: ignore[arg-type]
+    status = {m: _word(Verdict.WON) for m in verdicts.winning}
+    status |= {m: _word(Verdict.LOST) for m in verdicts.losing}
+    status |= {m: _word(Verdict.UNKNOWN) for m in verdicts.unknown}
+    moves = [MoveHint(m, status[m]) for m in sorted(status, key=preference)]
     elapsed = time.perf_counter() - start
     if not moves:
         return Hint("full", [], None, "stuck", seconds=elapsed)
-    winners = [m for m in moves if m.verdict == "won"]
+    winners = [m for m in moves if m.verdict == Verdict.WON]
     if winners:
         best = winners[0]
         if len(verdicts.winning_groups()) == 1:
@@ -147,7 +155,7 @@ def full_hint(pos: Position, *, seconds: float = DEFAULT_SECONDS) -> Hint:
         else:
             reason = "home" if best.move.dest.is_foundation else "keeps"
         return Hint("full", moves, best, reason, seconds=elapsed)
-    undecided = [m for m in moves if m.verdict == "unknown"]
+    undecided = [m for m in moves if m.verdict == Verdict.UNKNOWN]
     if undecided:
         return Hint("full", moves, undecided[0], "undecided", seconds=elapsed)
     return Hint("full", moves, None, "all-lost", seconds=elapsed)
@@ -170,42 +178,16 @@ def fair_hint(pos: Position, orders: int, *, states: int = DEFAULT_FAIR_STATES, 
     hidden and the one order tried is the real one.  `progress` is called with
     (orders done, orders in all) after each order.
     """
-    from dataclasses import replace
-
-    from .fairness import Orders, hidden_orders
-
     if orders < 1:
         raise ValueError("a fair hint needs at least one order of the hidden cards")
     start = time.perf_counter()
     if pos.is_won():
-        return Hint("fair", [], None, "won", hidden=len(pos.stock))
-    # The orders tried include the one the position lists; shuffle it first, so the real
-    # order is no likelier to be tried than any other: a hint must not peek at the stock.
-    stock = list(pos.stock)
-    random.Random(f"fair-hint/{seed}").shuffle(stock)
-    if stock_visible:
-        tried = Orders((pos,), True, 1)
-    else:
-        tried = hidden_orders(replace(pos, stock=tuple(stock)), limit=orders, sample=orders, seed=seed)
+        return Hint("fair", [], None, WON_REASON, hidden=len(pos.stock))
+    tried = _orders_tried(pos, orders, seed, stock_visible)
     hidden = 0 if stock_visible else len(pos.stock)
     first = legal_moves(pos)
-    wins = dict.fromkeys(first, 0)
-    lost = dict.fromkeys(first, 0)
-    jobs = [(here, first, states) for here in tried.positions]
-    with _mapper(workers) as run:
-        for done, statuses in enumerate(run(_order_statuses, jobs), 1):
-            for move, status in zip(first, statuses, strict=True):
-                wins[move] += status == "won"
-                lost[move] += status == "lost"
-            if progress is not None:
-                progress(done, len(jobs))
     n = len(tried.positions)
-    moves = []
-    for move in first:
-        verdict: Status = "won" if wins[move] == n else "lost" if lost[move] == n else "unknown"
-        moves.append(MoveHint(move, verdict, wins=wins[move], lost=lost[move], of=n))
-    # Most wins first; then fewest proved losses; then home, table, deal.
-    moves.sort(key=lambda m: (-(m.wins or 0), m.lost or 0, preference(m.move)))
+    moves = _fair_moves(first, tried.positions, states, workers, progress)
     elapsed = time.perf_counter() - start
     common: dict[str, Any] = {"exhaustive": tried.exhaustive, "hidden": hidden, "seconds": elapsed,
                               "params": {"of": n, "n": n, "hidden": hidden}}
@@ -219,6 +201,40 @@ def fair_hint(pos: Position, orders: int, *, states: int = DEFAULT_FAIR_STATES, 
     else:
         reason = "fair-all" if tried.exhaustive else "fair-best"
     return Hint("fair", moves, best, reason, **common)
+
+
+def _orders_tried(pos: Position, orders: int, seed: int, stock_visible: bool) -> Orders:
+    """The orders of the stock a fair hint solves: the real one alone when the stock is shown."""
+    # The orders tried include the one the position lists; shuffle it first, so the real
+    # order is no likelier to be tried than any other: a hint must not peek at the stock.
+    stock = list(pos.stock)
+    random.Random(f"fair-hint/{seed}").shuffle(stock)
+    if stock_visible:
+        return Orders((pos,), True, 1)
+    return hidden_orders(replace(pos, stock=tuple(stock)), limit=orders, sample=orders, seed=seed)
+
+
+def _fair_moves(first: list[Move], tried: Sequence[Position], states: int, workers: int,
+                progress: Callable[[int, int], None] | None) -> list[MoveHint]:
+    """Each first move with the orders it keeps the win in (and is proved lost in), best first."""
+    wins = dict.fromkeys(first, 0)
+    lost = dict.fromkeys(first, 0)
+    jobs = [(here, first, states) for here in tried]
+    with _mapper(workers) as run:
+        for done, statuses in enumerate(run(_order_statuses, jobs), 1):
+            for move, status in zip(first, statuses, strict=True):
+                wins[move] += status == Verdict.WON
+                lost[move] += status == Verdict.LOST
+            if progress is not None:
+                progress(done, len(jobs))
+    n = len(tried)
+    moves = []
+    for move in first:
+        decided = Verdict.WON if wins[move] == n else Verdict.LOST if lost[move] == n else Verdict.UNKNOWN
+        moves.append(MoveHint(move, _word(decided), wins=wins[move], lost=lost[move], of=n))
+    # Most wins first; then fewest proved losses; then home, table, deal.
+    moves.sort(key=lambda m: (-(m.wins or 0), m.lost or 0, preference(m.move)))
+    return moves
 
 
 def _order_statuses(job: tuple[Position, list[Move], int]) -> list[Status]:

@@ -23,9 +23,11 @@ from importlib import resources
 from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po
 
-from .cards import SUIT_SYMBOLS, SUITS
-from .engine import Refusal
+from .cards import SUIT_SYMBOLS, SUITS, card_symbol
 from .errors import InputError
+from .moves import Move
+from .piles import PileKind
+from .predicates import Refusal
 from .registry import RuleId
 
 DOMAIN = "agnes_teach"
@@ -105,6 +107,23 @@ def refusal_message(refusal: Refusal, lang: str = DEFAULT_LANG) -> str:
     # A predicate names the message of its rule's variant where the profile's parameter asks for
     # one (an empty column filled only by a deal).
     return rule_message(lang, params.get("msg", refusal.rule), **params)
+
+
+def move_words(move: Move, lang: str) -> str:
+    """A move as words: "6♥ → foundation", "4♣ → column 1", "deal"."""
+    t = text
+    if move.card is None:
+        return t(lang, "move", "deal the stock")
+    card = card_symbol(move.card)
+    if move.dest.is_foundation:
+        return t(lang, "move", "{card} → foundation", card=card)
+    number = str(move.dest.number)
+    kind = move.dest.kind
+    if kind is PileKind.COLUMN:
+        return t(lang, "move", "{card} → column {number}", card=card, number=number)
+    if kind is PileKind.RESERVE:
+        return t(lang, "move", "{card} → reserve pile {number}", card=card, number=number)
+    return t(lang, "move", "{card} → exposed cell {number}", card=card, number=number)
 
 
 def rank_letter(lang: str, rank: str) -> str:

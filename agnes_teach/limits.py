@@ -12,17 +12,28 @@ import math
 import os
 
 from .errors import InputError
-from .fields import MAX_LIST, MAX_MOVES, MAX_PILE
 from .yamlio import MAX_BYTES
 
 __all__ = [
     "MAX_BUDGET", "MAX_BYTES", "MAX_FAIR_ORDERS", "MAX_FAIR_STATES", "MAX_GENERATE", "MAX_LIST", "MAX_MOVES",
-    "MAX_PILE", "MAX_PROBLEMS_SHOWN", "budget_seconds", "check_workers", "cpu_count", "max_workers",
+    "MAX_MOVES_TEXT", "MAX_PILE", "MAX_PILES", "MAX_PROBLEMS_SHOWN", "MAX_TEXT", "budget_seconds",
+    "check_workers", "cpu_count", "max_workers",
 ]
 
 # MAX_BYTES (yamlio): a position or scenario file is a few kilobytes; 2 MB leaves
 # room for notes and long solutions while a hostile file still parses in about a second.
-# MAX_MOVES, MAX_PILE, MAX_LIST (fields): no list in these files holds more entries.
+
+# The sizes in scenario and position files (the schema states them too).  A whole game
+# rarely needs 300 moves (the longest solution the solver wrote for deals 1-1000 has well
+# under that), and every move is replayed, drawn and printed: 1,000 keeps a worksheet's
+# answer key to a few pages.
+MAX_MOVES = 1000
+MAX_PILE = 52
+MAX_PILES = 16
+MAX_TEXT = 2000
+MAX_MOVES_TEXT = 20 * MAX_MOVES
+MAX_LIST = MAX_MOVES  # no list or mapping in these files holds more entries
+
 # One day: far above any claim or deal worth proving, and a number, never "forever".
 MAX_BUDGET = 86_400.0
 # generate --count: the search tries up to 400 candidates per puzzle, so the count

@@ -17,9 +17,9 @@ from typing import Any
 
 import yaml
 
-from .errors import MoveSyntaxError
+from .errors import AgnesError
 
-__all__ = ["PILE_LIMIT", "Pile", "PileKind"]
+__all__ = ["PILE_LIMIT", "MoveSyntaxError", "Pile", "PileKind"]
 
 PILE_LIMIT = 99  # the largest pile number the notation has (t1..t99)
 
@@ -37,6 +37,10 @@ class PileKind(StrEnum):
     def is_stack(self) -> bool:
         """A pile the player takes only the top card from and never builds on (reserve, exposed)."""
         return self in (PileKind.RESERVE, PileKind.EXPOSED)
+
+
+class MoveSyntaxError(AgnesError):
+    """Text that is not a move at all (here, because a pile name in it is not one)."""
 
 
 _NUMBERED = re.compile(r"^([trx])([1-9][0-9]?)$")

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
@@ -22,10 +23,11 @@ from .cards import (
     suit_of,
 )
 from .errors import InputError, Problem, ProfileError
-from .fields import convert, shape_issues
+from .fields import convert
 from .piles import Pile, PileKind
 from .profile import Profile, get_profile
 from .registry import RuleId
+from .validation import shape_issues
 from .yamlio import Locator
 
 Cards = tuple[Card, ...]  # one pile's cards, bottom to top
@@ -188,65 +190,96 @@ def position_from_values(
         problems.append(loc.problem(message, *path))
 
     if profile is None:
-        name = values.get("profile")
-        try:
-            profile = get_profile(_profile_name(name, loc))
-        except ProfileError as exc:  # a house-rules file that is missing or broken: say where it is named
-            raise ProfileError([loc.problem(f"profile {name}: {p.message}", "profile") if not p.file
-                                or p.file == name else p for p in exc.problems]) from None
+        profile = _profile_of(values, loc)
+    base = _base_of(values, profile, bad)
+    # Without a usable base the foundations' cards are unknown: counting cards would only
+    # echo that problem as a list of "duplicated"/"missing" cards.
+    cards_known = not problems
+    base = base or 1
+    tableau = _piles_of(values, "tableau", profile.columns, "columns", "t", profile, bad)
+    reserve = _piles_of(values, "reserve", profile.reserve_piles, "reserve piles", "r", profile, bad)
+    # exposed: the cells' cards in order, x1 first; a shorter list leaves the last cells empty.
+    exposed = _piles_of(values, "exposed", profile.exposed_cells, "exposed cells", "x", profile, bad)
+    if values.get("exposed") and any(values["exposed"]) and profile.exposed_cells == 0:
+        bad(f"{profile.id} has no exposed cells", "exposed")
+    stock: Cards = values.get("stock") or ()
 
+    before_foundations = len(problems)
+    foundations, tops = _foundations_of(values, base, bad)
+    position = Position(profile, base, foundations, tableau, reserve, exposed, stock)
+    cards_known = cards_known and len(problems) == before_foundations
+    layout = _layout_problems(position, loc, cards_known)
+    problems.extend(layout)
+    if cards_known and any(p.message.startswith(("duplicated cards", "missing cards")) for p in layout):
+        hint = _base_hint(position, tops, loc)
+        if hint is not None:
+            problems.append(hint)
+    if problems:
+        raise InputError(problems)
+    return position
+
+
+Complain = Callable[..., None]  # records one problem: (message, *path of keys and indexes)
+
+
+def _profile_of(values: dict[str, Any], loc: Locator) -> Profile:
+    """The profile the values name (bernauer when they name none)."""
+    name = values.get("profile")
+    try:
+        return get_profile(_profile_name(name, loc))
+    except ProfileError as exc:  # a house-rules file that is missing or broken: say where it is named
+        raise ProfileError([loc.problem(f"profile {name}: {p.message}", "profile") if not p.file
+                            or p.file == name else p for p in exc.problems]) from None
+
+
+def _base_of(values: dict[str, Any], profile: Profile, bad: Complain) -> int:
+    """The base rank given, or the profile's (0 when neither says); `bad` when it cannot be."""
     base = profile.base_rank or 0
-    before_base = len(problems)
     given: int | None = values.get("base")
     if given is None:
         if profile.base_dealt:
             bad("'base' is missing: write the base rank, the rank of the card dealt first to its "
                 "foundation (base: A, 2..10, J, Q or K)")
-    else:
-        if profile.base_rank and given != profile.base_rank:
-            bad(
-                f"base {rank_name(given)} is not possible in {profile.id}: "
-                f"its foundations start at {rank_name(profile.base_rank)} (write base: "
-                f"{rank_name(profile.base_rank)} or leave it out)",
-                "base",
-            )
-        base = given
-    base = base or 1
-    # Without a usable base the foundations' cards are unknown: counting cards would only
-    # echo that problem as a list of "duplicated"/"missing" cards.
-    cards_known = len(problems) == before_base
+        return base
+    if profile.base_rank and given != profile.base_rank:
+        bad(
+            f"base {rank_name(given)} is not possible in {profile.id}: "
+            f"its foundations start at {rank_name(profile.base_rank)} (write base: "
+            f"{rank_name(profile.base_rank)} or leave it out)",
+            "base",
+        )
+    return given
 
-    def piles(key: str, count: int, label: str, letter: str) -> tuple[Cards, ...]:
-        raw: list[Cards] | None = values.get(key)
-        if raw is None:
-            if count and key != "exposed":
-                bad(f"'{key}' is missing: {profile.id} has {count} {label} {letter}1..{letter}{count}, "
-                    f"each a list of cards bottom to top (write [] for an empty one)", key)
-            raw = []
-        if key == "exposed":
-            if len(raw) > count:
-                bad(f"'exposed' lists {len(raw)} cells; {profile.id} has "
-                    + (f"{count} ({', '.join(Pile.exposed(i + 1) for i in range(count))})"
-                       if count else "none"), key)
-        elif raw and len(raw) != count:
-            piles_text = f"{len(raw)} pile" + ("s" if len(raw) != 1 else "")
-            fix = "add [] for each empty one" if len(raw) < count else "remove the extra ones"
-            bad(f"'{key}' has {piles_text}; {profile.id} has {count} {label} {letter}1..{letter}{count} "
-                f"({fix})", key)
-        out = list(raw[:count]) + [()] * max(0, count - len(raw))
-        return tuple(out) if count else ()
 
-    tableau = piles("tableau", profile.columns, "columns", "t")
-    reserve = piles("reserve", profile.reserve_piles, "reserve piles", "r")
-    # exposed: the cells' cards in order, x1 first; a shorter list leaves the last cells empty.
-    exposed = piles("exposed", profile.exposed_cells, "exposed cells", "x")
-    if values.get("exposed") and any(values["exposed"]) and profile.exposed_cells == 0:
-        bad(f"{profile.id} has no exposed cells", "exposed")
-    stock: Cards = values.get("stock") or ()
+def _piles_of(values: dict[str, Any], key: str, count: int, label: str, letter: str, profile: Profile,
+              bad: Complain) -> tuple[Cards, ...]:
+    """The `count` piles under `key`, empty ones added; `bad` when the file lists another number."""
+    raw: list[Cards] | None = values.get(key)
+    if raw is None:
+        if count and key != "exposed":
+            bad(f"'{key}' is missing: {profile.id} has {count} {label} {letter}1..{letter}{count}, "
+                f"each a list of cards bottom to top (write [] for an empty one)", key)
+        raw = []
+    if key == "exposed":
+        if len(raw) > count:
+            bad(f"'exposed' lists {len(raw)} cells; {profile.id} has "
+                + (f"{count} ({', '.join(Pile.exposed(i + 1) for i in range(count))})"
+                   if count else "none"), key)
+    elif raw and len(raw) != count:
+        piles_text = f"{len(raw)} pile" + ("s" if len(raw) != 1 else "")
+        fix = "add [] for each empty one" if len(raw) < count else "remove the extra ones"
+        bad(f"'{key}' has {piles_text}; {profile.id} has {count} {label} {letter}1..{letter}{count} "
+            f"({fix})", key)
+    out = list(raw[:count]) + [()] * max(0, count - len(raw))
+    return tuple(out) if count else ()
 
+
+def _foundations_of(values: dict[str, Any], base: int,
+                    bad: Complain) -> tuple[tuple[int, int, int, int], dict[int, Card]]:
+    """How many cards each foundation holds, and its top card by suit; `bad` for a suit given
+    twice or a top card of another suit."""
     foundations = [0, 0, 0, 0]
     tops: dict[int, Card] = {}
-    before_foundations = len(problems)
     given_suits: dict[int, str] = {}
     for key, top in (values.get("foundations") or {}).items():
         suit = _suit_key(key)
@@ -264,19 +297,7 @@ def position_from_values(
             continue
         tops[suit] = top
         foundations[suit] = rank_index(base, rank_of(top)) + 1
-
-    position = Position(profile, base, (foundations[0], foundations[1], foundations[2], foundations[3]),
-                        tableau, reserve, exposed, stock)
-    cards_known = cards_known and len(problems) == before_foundations
-    layout = _layout_problems(position, loc, cards_known)
-    problems.extend(layout)
-    if cards_known and any(p.message.startswith(("duplicated cards", "missing cards")) for p in layout):
-        hint = _base_hint(position, tops, loc)
-        if hint is not None:
-            problems.append(hint)
-    if problems:
-        raise InputError(problems)
-    return position
+    return (foundations[0], foundations[1], foundations[2], foundations[3]), tops
 
 
 def _base_hint(pos: Position, tops: dict[int, Card], loc: Locator) -> Problem | None:

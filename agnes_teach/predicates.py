@@ -25,8 +25,9 @@ from .board import (
     top_run_start,
 )
 from .cards import card_name, make_card, rank_name, rank_of, suit_of
+from .errors import AgnesError
 from .moves import Move
-from .piles import COLUMNS, STOCK, PileKind
+from .piles import COLUMNS, STOCK, Pile, PileKind
 from .position import Position
 from .profile import EmptyFill, Profile, RankCycle, RunLink, TableauBuild
 from .registry import RuleId, check_order
@@ -43,6 +44,14 @@ class Refusal:
     rule: RuleId
     move: str
     params: dict[str, str] = field(default_factory=dict)
+
+
+class IllegalMoveError(AgnesError):
+    """A move the rules refuse; ``refusal`` names the rule and the facts of the message."""
+
+    def __init__(self, refusal: Refusal) -> None:
+        self.refusal = refusal
+        super().__init__(f"{refusal.move}: refused by {refusal.rule}")
 
 
 Check = Callable[[Position, Move, Profile], "Refusal | None"]
@@ -68,6 +77,20 @@ def refuse(pos: Position, move: Move, rule: RuleId, **extra: str) -> Refusal:
     if move.card is not None:
         params["card"] = card_name(move.card)
     return Refusal(rule, str(move), params)
+
+
+# The rule an empty source pile breaks: the one about taking cards from that kind of pile.
+_EMPTY_SOURCE_RULE = {PileKind.COLUMN: RuleId.TABLEAU_RUN, PileKind.RESERVE: RuleId.RESERVE_TOP,
+                      PileKind.EXPOSED: RuleId.STOCK_LAST_TWO}
+
+
+def empty_source_refusal(pos: Position, text: str, source: Pile, dest: Pile) -> Refusal:
+    """Why ``SRC>DEST`` text naming an empty column, reserve pile or exposed cell is refused.
+
+    "card" names the pile, so a message that shows a card still reads sensibly.
+    """
+    return Refusal(_EMPTY_SOURCE_RULE[source.kind], text,
+                   {"empty": source, "card": source, "dest": dest, "base": rank_name(pos.base)})
 
 
 def _card_move(move: Move) -> bool:

@@ -19,8 +19,8 @@ from typing import Any
 import yaml
 
 from .cards import parse_rank, rank_below
-from .errors import InputError, MoveSyntaxError, ProfileError
-from .piles import Pile, PileKind
+from .errors import InputError, ProfileError
+from .piles import MoveSyntaxError, Pile, PileKind
 from .registry import RuleId
 
 DEFAULT_PROFILE = "bernauer"

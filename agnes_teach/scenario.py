@@ -4,39 +4,70 @@ A file is validated once, here, when it is loaded: the shape of every field
 against the table of ``agnes_teach.fields`` (the JSON Schema printed by
 ``agnes-teach schema`` says the same), then the position against its profile.
 The ``Scenario`` holds converted values (moves as ``MoveText``, titles as
-text per language), so nothing downstream parses text again.
+text per language, the task and difficulty as registry members, the
+distractor's move parsed), so nothing downstream parses text again.
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
+from types import MappingProxyType
 from typing import Any
 
 from .errors import InputError, Problem
-from .fields import MAX_MOVES, TASKS, convert, scenario_record, shape_issues
+from .fields import convert, scenario_record
+from .limits import MAX_MOVES
 from .moves import MoveSyntaxError, MoveText, parse_move_text, split_moves
 from .position import Position, position_from_values
+from .registry import Difficulty, Task
+from .validation import shape_issues
 from .yamlio import Locator, load_file
 
-__all__ = ["TASKS", "Scenario", "load_scenario", "parse_moves", "scenario_files", "scenario_from_data"]
+__all__ = ["Distractor", "Scenario", "load_scenario", "parse_moves", "scenario_files", "scenario_from_data"]
+
+@dataclass(frozen=True)
+class Distractor:
+    """The tempting wrong move the generator recorded (``distractor:``), its move already parsed."""
+
+    move: MoveText | None  # None when the record names no move, or text that is not one
+    record: Mapping[str, str]  # every entry as written: move, refuted, ...
+
+    @classmethod
+    def of(cls, record: Mapping[str, str]) -> Distractor:
+        text = record.get("move")
+        try:
+            move = parse_move_text(text) if isinstance(text, str) else None
+        except MoveSyntaxError:
+            move = None  # information only: a file is not refused for it
+        return cls(move, MappingProxyType(dict(record)))
 
 
 @dataclass
 class Scenario:
     """A loaded scenario.  ``expect`` holds converted claims: ``winnable`` a bool, ``key_move``
-    and ``trap_move`` a MoveText, ``legal`` a list of MoveText, ``illegal`` MoveText -> rule id."""
+    and ``trap_move`` a MoveText, ``legal`` a list of MoveText, ``illegal`` MoveText -> rule id.
+
+    The generator's information keys come typed too: ``difficulty``, ``stock_shown`` (the sheet
+    shows the stock face up), ``distractor``, ``measured`` (its measured play, read only) and
+    ``generator`` (the version that wrote the file; None for a file written by hand).
+    """
 
     file: str
     id: str
-    task: str | None
+    task: Task | None
     themes: list[str]
     position: Position
     title: dict[str, str] = field(default_factory=dict)
     solution: list[MoveText] | None = None
     solution_lines: list[int | None] = field(default_factory=list)
     expect: dict[str, Any] = field(default_factory=dict)
-    raw: dict[str, Any] = field(default_factory=dict)
+    difficulty: Difficulty | None = None
+    stock_shown: bool = False
+    distractor: Distractor | None = None
+    measured: Mapping[str, int] = field(default_factory=lambda: MappingProxyType({}))
+    generator: str | None = None
     locator: Locator | None = None
 
 
@@ -76,12 +107,13 @@ def scenario_from_data(data: object, loc: Locator, file: str) -> Scenario:
     if "position" not in data:
         # A bare position: everything at the top level.
         bare = position_from_values(values, loc)
-        return Scenario(file, Path(file).stem, None, [], bare, raw={}, locator=loc)
+        return Scenario(file, Path(file).stem, None, [], bare, locator=loc)
     position = position_from_values(values["position"], loc.at("position"))
     title = values.get("title")
     if isinstance(title, str):
         title = {"en": title}
     assert set(values) <= set(scenario_record().key_names())
+    distractor = values.get("distractor")
     return Scenario(
         file=file,
         id=str(values["id"]),
@@ -91,7 +123,11 @@ def scenario_from_data(data: object, loc: Locator, file: str) -> Scenario:
         title=dict(title or {}),
         solution=values.get("solution"),
         expect=dict(values.get("expect") or {}),
-        raw=data,
+        difficulty=values.get("difficulty"),
+        stock_shown=values.get("stock_shown") is True,
+        distractor=Distractor.of(distractor) if distractor is not None else None,
+        measured=MappingProxyType(dict(values.get("measured") or {})),
+        generator=values.get("generator"),
         locator=loc,
     )
 

@@ -3,7 +3,8 @@
 Files are decoded as strict UTF-8, scanned for aliases before anything is
 built (an alias bomb never expands), and loaded with the safe loader (tags
 such as ``!!python/object`` are refused).  ``Locator`` maps a path of keys
-and indexes back to a line, so problems can name it.
+and indexes back to a line, so problems can name it.  :func:`dump_yaml` is
+the one writer of YAML the project prints or saves.
 """
 
 from __future__ import annotations
@@ -183,3 +184,32 @@ def load_file(path: str | Path) -> tuple[Any, Locator]:
     if not text.strip():
         raise InputError(Problem("the file is empty", name))
     return loads(text, name)
+
+
+class _NoAliasDumper(yaml.SafeDumper):
+    """Writes a value shared by two places twice, never as an anchor and alias (``&id001``)."""
+
+    def ignore_aliases(self, data: Any) -> bool:
+        return True
+
+
+class _FlowPilesDumper(_NoAliasDumper):
+    """Lists of piles and short lists print on one line each, as in the hand-written files."""
+
+    def represent_sequence(self, tag: str, sequence: Any,
+                           flow_style: bool | None = None) -> yaml.SequenceNode:
+        if flow_style is None:
+            flow_style = all(isinstance(x, str | list) and not isinstance(x, dict) for x in sequence) and \
+                all(not isinstance(x, list) or not x for x in sequence)
+        return super().represent_sequence(tag, sequence, flow_style)
+
+
+def dump_yaml(data: Any, *, flow_piles: bool = False) -> str:
+    """`data` as YAML in the files' style: keys in their order, UTF-8 text, lines up to 100 wide.
+
+    Block style throughout (a position printed by ``deal``), or with `flow_piles`
+    the lists of piles on one line each (a scenario file the generator writes).
+    """
+    dumper = _FlowPilesDumper if flow_piles else _NoAliasDumper
+    return yaml.dump(data, Dumper=dumper, sort_keys=False, allow_unicode=True, default_flow_style=False,
+                     width=100)

@@ -75,7 +75,7 @@ def library_rows(folder: str, playouts: int, seed: int) -> list[Row]:
         theme = themes[0] if themes[0] in THEMES else None
         m = measure(sc.position, theme, line, playouts=playouts, seed=seed,
                     decisions_needed=DECISIONS_COUNTED)
-        rows.append((themes[0], sc.id, sc.raw.get("difficulty"), sc.task, m, refused))
+        rows.append((themes[0], sc.id, sc.difficulty, sc.task, m, refused))
         print(f"  {sc.id}: random {m.random:.2f} misc {m.misconception}", file=sys.stderr, flush=True)
     return rows
 
@@ -155,7 +155,6 @@ def key_table(folder: str) -> str:
     """Criterion 6: how the answer key explains each file's tempting move, per theme."""
     from agnes_teach.engine import AmbiguousMoveError, IllegalMoveError, refusal
     from agnes_teach.generator.refutation import observe, reason
-    from agnes_teach.moves import parse_move_text
 
     kinds = ("refused: rule sentence", "deadlock", "no-landing", "buried (next)", "buried", "last-empty",
              "generic")
@@ -163,11 +162,11 @@ def key_table(folder: str) -> str:
     for f in scenario_files([folder]):
         sc = load_scenario(f)
         theme = next((t for t in sc.themes if t in THEMES), "(other)")
-        text = sc.expect.get("trap_move") or (sc.raw.get("distractor") or {}).get("move")
+        text = sc.expect.get("trap_move") or (sc.distractor.move if sc.distractor is not None else None)
         if text is None:
             continue
         try:
-            got = resolve(sc.position, parse_move_text(text) if isinstance(text, str) else text)
+            got = resolve(sc.position, text)
         except (AmbiguousMoveError, IllegalMoveError):
             continue
         if refusal(sc.position, got) is not None:

@@ -24,12 +24,12 @@ from pathlib import Path
 import pytest
 import yaml
 
-from agnes_teach.cli.play import dump_yaml
 from agnes_teach.deal import deal
 from agnes_teach.engine import apply_move, legal_moves, resolve
 from agnes_teach.moves import Move, parse_move_text
 from agnes_teach.position import Position, parse_position
 from agnes_teach.profile import get_profile
+from agnes_teach.yamlio import dump_yaml
 
 GOLDEN = Path(__file__).resolve().parent / "golden"
 MAX_MOVES = 200

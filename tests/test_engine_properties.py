@@ -25,13 +25,13 @@ from typer.testing import CliRunner
 from agnes_teach.cards import Card
 from agnes_teach.cli import app
 from agnes_teach.cli import play as _play  # noqa: F401  (registers deal, moves, check)
-from agnes_teach.cli.play import dump_yaml
 from agnes_teach.deal import MAX_SEED, deal
 from agnes_teach.engine import apply_move, legal_moves, legal_moves_by_refusal, refusal
 from agnes_teach.moves import Move
 from agnes_teach.position import Position, parse_position
 from agnes_teach.profile import get_profile, profile_ids
 from agnes_teach.registry import rule
+from agnes_teach.yamlio import dump_yaml
 
 PROFILES = st.sampled_from(profile_ids())
 SEEDS = st.integers(0, MAX_SEED)

@@ -29,18 +29,13 @@ from agnes_teach.cli import play as _play  # noqa: F401  (registers check)
 from agnes_teach.cli import schema as _schema  # noqa: F401  (registers schema)
 from agnes_teach.cli.schema import schema_text
 from agnes_teach.errors import InputError
-from agnes_teach.fields import (
-    CARD_PATTERN,
-    MAX_MOVES,
-    MOVE_PATTERN,
-    MOVES_PATTERN,
-    PILE_PATTERN,
-    file_schema,
-    shape_issues,
-)
+from agnes_teach.fields import file_schema
+from agnes_teach.limits import MAX_MOVES
 from agnes_teach.moves import MoveSyntaxError, parse_move_text, split_moves
 from agnes_teach.render.sheet import answer
 from agnes_teach.scenario import Scenario, scenario_files, scenario_from_data
+from agnes_teach.shapes import CARD_PATTERN, MOVE_PATTERN, MOVES_PATTERN, PILE_PATTERN
+from agnes_teach.validation import shape_issues
 from agnes_teach.yamlio import loads
 
 REPO = Path(__file__).resolve().parent.parent
@@ -125,6 +120,12 @@ def _parses(parse: Any, text: str) -> bool:
 @given(st.text(alphabet=CARD_CHARS, max_size=6))
 def test_card_pattern_matches_exactly_the_cards_the_parser_reads(text: str) -> None:
     assert (re.search(CARD_PATTERN, text) is not None) == _parses(parse_card, text), repr(text)
+
+
+def test_the_one_card_the_pattern_and_the_parser_read_differently() -> None:
+    # str.upper() turns the long s into S, so the parser reads 6ſ as 6♠; the schema (and so every
+    # file) refuses it.  Kept as it was: only text typed on the command line reaches the parser alone.
+    assert parse_card("6ſ") == parse_card("6S") and re.search(CARD_PATTERN, "6ſ") is None
 
 
 @settings(max_examples=400, deadline=None)
@@ -311,6 +312,7 @@ def test_every_failed_claim_names_a_rule_or_a_claim_id() -> None:
 
 def test_stock_shown_is_a_known_key_and_a_boolean() -> None:
     text = SECTION_08.read_text("utf-8")
-    assert load_text(text + "stock_shown: true\n").raw["stock_shown"] is True
+    assert load_text(text + "stock_shown: true\n").stock_shown is True
+    assert load_text(text).stock_shown is False
     found = problems(text + "stock_shown: maybe\n")
     assert any("stock_shown: must be true or false" in f for f in found), found

@@ -19,6 +19,7 @@ from agnes_teach.graph import autoplay, explore, is_safe_home
 from agnes_teach.position import parse_position
 from agnes_teach.profile import get_profile
 from agnes_teach.scenario import load_scenario
+from agnes_teach.yamlio import load_file
 
 BIN = Path(sys.executable).parent
 
@@ -200,7 +201,8 @@ def test_cli_writes_the_same_files_for_the_same_seed(tmp_path: Path) -> None:
     for name in names:
         text = (tmp_path / "one" / name).read_bytes()
         assert text == (tmp_path / "two" / name).read_bytes()
-        data = load_scenario(tmp_path / "one" / name).raw
+        load_scenario(tmp_path / "one" / name)
+        data, _ = load_file(tmp_path / "one" / name)
         assert data["generator"] and data["seed"]["run"] == 41 and data["themes"] == ["tableau.wrap"]
         assert set(data["title"]) == {"en", "ru", "es"}
     checked = run("check", "one", cwd=tmp_path)
@@ -239,7 +241,8 @@ def test_generate_without_a_seed_draws_one_prints_it_and_records_it(tmp_path: Pa
     seed = int(got.stderr.split("seed ", 1)[1].split()[0])
     (file,) = (tmp_path / "p").glob("*.yaml")
     sc = load_scenario(file)
-    assert sc.raw["seed"]["run"] == seed and sc.raw["source"] == "built"
+    data, _ = load_file(file)
+    assert data["seed"]["run"] == seed and data["source"] == "built"
     assert sc.title["en"] == "Puzzle 1" and sc.title["ru"] == "Задача 1"
 
 

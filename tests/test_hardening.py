@@ -25,8 +25,7 @@ from agnes_teach.cli import app
 from agnes_teach.cli import play as _play  # noqa: F401  (registers deal, moves, check)
 from agnes_teach.cli import render as _render  # noqa: F401  (registers sheet)
 from agnes_teach.cli import solve as solve_cli
-from agnes_teach.fields import MAX_MOVES
-from agnes_teach.limits import MAX_PROBLEMS_SHOWN, max_workers
+from agnes_teach.limits import MAX_MOVES, MAX_PROBLEMS_SHOWN, max_workers
 
 REPO = Path(__file__).resolve().parent.parent
 SECTION_08 = REPO / "agnes_teach" / "data" / "examples" / "section-08.yaml"

@@ -16,6 +16,7 @@ from agnes_teach.hint import REASONS, fair_hint, full_hint
 from agnes_teach.moves import parse_move_text
 from agnes_teach.position import parse_position
 from agnes_teach.scenario import load_scenario
+from agnes_teach.yamlio import load_file
 
 REPO = Path(__file__).resolve().parent.parent
 app = load_commands()
@@ -26,7 +27,8 @@ HIDDEN_KEY = REPO / "tests/hint_positions/stock-deal-s103-004.yaml"
 
 
 def _key(path: Path) -> str:
-    return str(load_scenario(path).raw["expect"]["key_move"])
+    data, _ = load_file(path)
+    return str(data["expect"]["key_move"])
 
 
 @pytest.mark.parametrize("path", [OPEN_KEY, HIDDEN_KEY])
@@ -92,7 +94,7 @@ def test_json_contract_and_language(lang: str) -> None:
 
 
 def _words(move: str, lang: str) -> str:
-    from agnes_teach.render.env import move_words
+    from agnes_teach.i18n import move_words
 
     text = parse_move_text(move)
     from agnes_teach.moves import Move

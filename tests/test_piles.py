@@ -9,9 +9,9 @@ from pathlib import Path
 import pytest
 import yaml
 
-from agnes_teach.errors import InputError, MoveSyntaxError
+from agnes_teach.errors import InputError
 from agnes_teach.moves import DEAL_MOVE, Move, parse_move_text
-from agnes_teach.piles import FOUNDATION, STOCK, Pile, PileKind
+from agnes_teach.piles import FOUNDATION, STOCK, MoveSyntaxError, Pile, PileKind
 from agnes_teach.profile import get_profile, profile_ids
 
 PACKAGE = Path(__file__).resolve().parent.parent / "agnes_teach"

@@ -11,9 +11,10 @@ from _engine_util import build
 
 from agnes_teach import errors
 from agnes_teach.deal import deal
-from agnes_teach.engine import AmbiguousMoveError, IllegalMoveError, legal_moves, refusal, resolve
-from agnes_teach.moves import Move, parse_move_text
-from agnes_teach.predicates import CHECKS, PREDICATES, first_refusal, rule_used
+from agnes_teach.engine import legal_moves, refusal, resolve
+from agnes_teach.moves import AmbiguousMoveError, Move, parse_move_text
+from agnes_teach.piles import MoveSyntaxError
+from agnes_teach.predicates import CHECKS, PREDICATES, IllegalMoveError, first_refusal, rule_used
 from agnes_teach.profile import get_profile
 from agnes_teach.registry import RuleId, check_order, rules
 
@@ -72,8 +73,8 @@ def test_no_rule_id_string_literals_outside_the_registry() -> None:
 
 
 def test_one_error_hierarchy() -> None:
-    for cls in (errors.InputError, errors.ProfileError, errors.MoveSyntaxError, errors.AmbiguousMoveError,
-                errors.IllegalMoveError):
+    for cls in (errors.InputError, errors.ProfileError, MoveSyntaxError, AmbiguousMoveError,
+                IllegalMoveError):
         assert issubclass(cls, errors.AgnesError) and issubclass(cls, ValueError)
     assert issubclass(errors.ProfileError, errors.InputError)  # the command line's exit 2
 

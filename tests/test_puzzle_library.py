@@ -8,12 +8,14 @@ from __future__ import annotations
 
 from collections import Counter
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from agnes_teach.checker import check_scenario
 from agnes_teach.generator import DIFFICULTIES, TASKS, THEMES, puzzle_key
 from agnes_teach.scenario import Scenario, load_scenario, scenario_files
+from agnes_teach.yamlio import load_file
 
 ROOT = Path(__file__).resolve().parent.parent
 LIBRARY = ROOT / "puzzles"
@@ -24,8 +26,14 @@ def _scenarios() -> list[Scenario]:
     return [load_scenario(f) for f in scenario_files([str(LIBRARY)])]
 
 
+def _data(s: Scenario) -> dict[str, Any]:
+    """The file as written (its information-only keys: source, seed, the solution's text)."""
+    data, _ = load_file(s.file)
+    return data  # type: ignore[no-any-return]
+
+
 SCENARIOS = _scenarios()
-GENERATED = [s for s in SCENARIOS if "generator" in s.raw]
+GENERATED = [s for s in SCENARIOS if s.generator is not None]
 
 
 @pytest.mark.parametrize("scenario", SCENARIOS, ids=[s.id for s in SCENARIOS])
@@ -62,20 +70,20 @@ def test_the_demo_set_is_drawn_from_the_library() -> None:
     library = {puzzle_key(s.position): s for s in GENERATED if not _in_demo(s)}
     for s in demo:
         twin = library[puzzle_key(s.position)]
-        assert s.id == "demo-" + twin.id and s.raw["solution"] == twin.raw["solution"]
+        assert s.id == "demo-" + twin.id and _data(s)["solution"] == _data(twin)["solution"]
 
 
 def test_generated_files_record_what_made_them() -> None:
     assert GENERATED
     for s in GENERATED:
-        assert s.raw["difficulty"] in DIFFICULTIES
-        source = s.raw["source"].split()
+        assert s.difficulty in DIFFICULTIES
+        source = _data(s)["source"].split()
         if source == ["built"]:
-            assert isinstance(s.raw["seed"]["candidate"], int)
+            assert isinstance(_data(s)["seed"]["candidate"], int)
         else:  # deal N move K: a position of a solved real deal, its stock shown in order
             assert source[0] == "deal" and source[2] == "move" and int(source[1]) >= 0 and int(source[3]) >= 0
-            assert not s.position.stock or s.raw.get("stock_shown") is True
-        assert s.raw["distractor"]["move"]
+            assert not s.position.stock or s.stock_shown
+        assert s.distractor is not None and s.distractor.record["move"]
         assert set(s.title) >= {"en", "ru", "es"}
         # A built puzzle has one of its builder's tasks; a mined one any task its first moves allow.
         assert s.task in (THEMES[s.themes[0]].tasks if source == ["built"] else TASKS)
@@ -96,8 +104,8 @@ def test_every_puzzle_records_the_play_that_meets_criteria_1_and_2() -> None:
     teaching = _teaching_files()
     assert len(teaching) >= 80
     for s in teaching:
-        measured = s.raw.get("measured")
-        assert isinstance(measured, dict), f"{s.file}: no measured play"
+        measured = s.measured
+        assert measured, f"{s.file}: no measured play"
         # Random play by fatal mistakes: a game is lost only once the solver proves it lost.
         assert measured["random_playouts"] == RANDOM_PLAYOUTS, s.file
         # The checker accepts up to RANDOM_MAX (35%); every file under puzzles/ was made by the
@@ -107,18 +115,19 @@ def test_every_puzzle_records_the_play_that_meets_criteria_1_and_2() -> None:
         # A mined file records the misconception player's games; a built one (--teach) is proved
         # lost under the belief, so that player cannot win either.
         assert measured.get("misconception_win_percent", 0) == 0, s.file
-        if s.raw.get("source", "built") != "built":
+        if _data(s).get("source", "built") != "built":
             assert "misconception_win_percent" in measured, s.file
         rating = rating_of(measured["random_win_percent"] / 100, measured["decisions"])
-        assert s.raw["difficulty"] == rating, s.file
+        assert s.difficulty == rating, s.file
 
 
 def test_within_each_theme_the_ratings_differ_in_measured_random_play() -> None:
     by: dict[tuple[str, str], list[int]] = {}
     for s in GENERATED:
         if not _in_demo(s):
-            rate = s.raw["measured"]["random_win_percent"]
-            by.setdefault((s.themes[0], s.raw["difficulty"]), []).append(rate)
+            rate = s.measured["random_win_percent"]
+            assert s.difficulty is not None
+            by.setdefault((s.themes[0], s.difficulty), []).append(rate)
     for theme in THEMES:
         means = [sum(by[(theme, d)]) / len(by[(theme, d)]) for d in DIFFICULTIES if (theme, d) in by]
         assert len(means) == 3, (theme, sorted(k[1] for k in by if k[0] == theme))
@@ -127,7 +136,7 @@ def test_within_each_theme_the_ratings_differ_in_measured_random_play() -> None:
 
 # One puzzle per rating, measured again with the real referee (100 fatal-mistake games each).
 SAMPLE = [s for s in GENERATED if not _in_demo(s) and s.themes[0] == "tableau.empty"]
-SAMPLE = [next(s for s in SAMPLE if s.raw["difficulty"] == d) for d in DIFFICULTIES]
+SAMPLE = [next(s for s in SAMPLE if s.difficulty == d) for d in DIFFICULTIES]
 
 
 @pytest.mark.parametrize("scenario", SAMPLE, ids=[s.id for s in SAMPLE])
@@ -141,4 +150,4 @@ def test_the_hand_made_illustrations_live_outside_the_library() -> None:
     examples = ROOT / "agnes_teach" / "data" / "examples"
     assert len(list(examples.glob("*.yaml"))) >= 3
     assert not (LIBRARY / "handmade").exists()
-    assert all("generator" in s.raw for s in _teaching_files())
+    assert all(s.generator is not None for s in _teaching_files())

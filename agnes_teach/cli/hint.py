@@ -86,7 +86,7 @@ def hint_command(
 
 def _stock_shown(file: Path | None) -> bool:
     """A scenario whose page shows the stock in order (``stock_shown: true``) hides nothing."""
-    return file is not None and load_scenario(file).raw.get("stock_shown") is True
+    return file is not None and load_scenario(file).stock_shown
 
 
 @contextmanager
@@ -109,7 +109,7 @@ def _progress() -> Iterator[Callable[[int, int], None]]:
 
 
 def render_hint(hint: Hint, lang: str) -> str:
-    from ..render.env import move_words
+    from ..i18n import move_words
 
     t = i18n.text
     lines = [t(lang, "hint", MODE_LINES[hint.mode], hidden=hint.hidden,

@@ -5,10 +5,9 @@ from __future__ import annotations
 import json
 import sys
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Annotated
 
 import typer
-import yaml
 
 from .. import i18n
 from ..checker import DEFAULT_BUDGET, check_scenario
@@ -17,7 +16,7 @@ from ..engine import legal_moves
 from ..errors import InputError, Problem
 from ..limits import budget_seconds
 from ..scenario import load_scenario, parse_moves, scenario_files
-from ..yamlio import Locator
+from ..yamlio import Locator, dump_yaml
 from . import app, input_errors
 from .options import (
     JsonOption,
@@ -26,15 +25,6 @@ from .options import (
     PySolFCOption,
     chosen_position,
 )
-
-
-def dump_yaml(data: Any) -> str:
-    class Dumper(yaml.SafeDumper):
-        def ignore_aliases(self, data: Any) -> bool:
-            return True
-
-    return yaml.dump(data, Dumper=Dumper, sort_keys=False, allow_unicode=True, default_flow_style=False,
-                     width=100)
 
 
 # ignore_unknown_options: "deal -1" reaches the range check below instead of being

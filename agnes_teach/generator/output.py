@@ -7,10 +7,9 @@ import shutil
 from pathlib import Path
 from typing import Any
 
-import yaml
-
 from .. import i18n
 from ..outputs import registered, staging_folder
+from ..yamlio import dump_yaml
 from .core import GENERATOR_VERSION, Puzzle
 from .players import RANDOM_PLAYOUTS
 
@@ -81,23 +80,8 @@ def scenario_data(puzzle: Puzzle, run_seed: int, number: int, size: int | None =
     return data
 
 
-class _Dumper(yaml.SafeDumper):
-    def ignore_aliases(self, data: Any) -> bool:
-        return True
-
-
-def _flow_piles(dumper: yaml.SafeDumper, data: list[Any]) -> yaml.Node:
-    # Lists of piles and short lists print on one line each, as in the hand-written files.
-    flow = all(isinstance(x, str | list) and not isinstance(x, dict) for x in data) and \
-        all(not isinstance(x, list) or not x for x in data)
-    return dumper.represent_sequence("tag:yaml.org,2002:seq", data, flow_style=flow)
-
-
-_Dumper.add_representer(list, _flow_piles)
-
-
 def to_yaml(data: dict[str, Any]) -> str:
-    return yaml.dump(data, Dumper=_Dumper, sort_keys=False, allow_unicode=True, width=100)
+    return dump_yaml(data, flow_piles=True)
 
 
 def write_puzzles(files: list[tuple[str, str]], out: Path) -> None:

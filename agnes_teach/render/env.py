@@ -18,10 +18,7 @@ from pathlib import Path
 import jinja2
 
 from .. import i18n
-from ..cards import card_symbol
-from ..moves import Move
 from ..outputs import registered
-from ..piles import PileKind
 
 TEMPLATE_PACKAGE = "agnes_teach.templates"
 
@@ -54,23 +51,6 @@ def environment(lang: str) -> jinja2.Environment:
     env.globals["lang"] = lang
     env.globals["read_asset"] = read_asset
     return env
-
-
-def move_words(move: Move, lang: str) -> str:
-    """A move as words: "6♥ → foundation", "4♣ → column 1", "deal"."""
-    t = i18n.text
-    if move.card is None:
-        return t(lang, "move", "deal the stock")
-    card = card_symbol(move.card)
-    if move.dest.is_foundation:
-        return t(lang, "move", "{card} → foundation", card=card)
-    number = str(move.dest.number)
-    kind = move.dest.kind
-    if kind is PileKind.COLUMN:
-        return t(lang, "move", "{card} → column {number}", card=card, number=number)
-    if kind is PileKind.RESERVE:
-        return t(lang, "move", "{card} → reserve pile {number}", card=card, number=number)
-    return t(lang, "move", "{card} → exposed cell {number}", card=card, number=number)
 
 
 @contextmanager

@@ -376,7 +376,7 @@ def puzzle_data(scenario: Scenario, lang: str, messages: Messages) -> PuzzleData
         "columns": profile.columns,
         "reserve": profile.reserve_piles,
         "exposed": profile.exposed_cells,
-        "stock_shown": scenario.raw.get("stock_shown") is True,  # draw the stock face up, in order
+        "stock_shown": scenario.stock_shown,  # draw the stock face up, in order
         "base": rank_name(start.base),
         "width": width,
         "patterns": patterns,

@@ -16,13 +16,15 @@ from markupsafe import Markup
 
 from .. import i18n
 from ..cards import Card
-from ..engine import AmbiguousMoveError, IllegalMoveError, apply_move, legal_moves, resolve
+from ..engine import apply_move, legal_moves, resolve
 from ..errors import InputError, Problem
 from ..generator.refutation import Observation
-from ..moves import Move, MoveText
+from ..moves import AmbiguousMoveError, Move, MoveText
 from ..position import Position
+from ..predicates import IllegalMoveError
+from ..registry import Difficulty, Task
 from ..scenario import Scenario, load_scenario, scenario_files
-from .env import atomic_path, environment, move_words, read_asset
+from .env import atomic_path, environment, read_asset
 from .svg import position_svg
 
 PAPERS = ("a4", "letter")
@@ -43,7 +45,7 @@ class SheetItem:
     answer_words: tuple[str, ...]
     theme: str | None = None
     rule: str | None = None  # the rule practised, one sentence (set on the first item of a theme's section)
-    difficulty: str | None = None
+    difficulty: str | None = None  # "Difficulty: easy", in the sheet's language
     stock_note: str | None = None  # the stock face up, in dealing order (stock_shown: true)
     explanation: str | None = None  # why the tempting move fails
     show_title: bool = True  # a generated puzzle's neutral title ("Puzzle 3") would clash with its number
@@ -51,14 +53,15 @@ class SheetItem:
     answer_lines: int = 9  # room to write: more for a long line to play out
 
 
-DIFFICULTY_ORDER = {"easy": 0, "medium": 1, "hard": 2}
+def difficulty_order(sc: Scenario) -> int:
+    """Where a puzzle sorts, easy to hard; an unrated one among the medium ones."""
+    return (sc.difficulty or Difficulty.MEDIUM).order
 
 
-def difficulty_label(difficulty: str | None, lang: str) -> str | None:
-    if difficulty not in DIFFICULTY_ORDER:
+def difficulty_label(difficulty: Difficulty | None, lang: str) -> str | None:
+    if difficulty is None:
         return None
-    word = {"easy": i18n.text(lang, "sheet", "easy"), "medium": i18n.text(lang, "sheet", "medium"),
-            "hard": i18n.text(lang, "sheet", "hard")}[str(difficulty)]
+    word = i18n.text(lang, "sheet", difficulty)  # the catalogue's msgid is the rating's own word
     return i18n.text(lang, "sheet", "Difficulty: {level}", level=word)
 
 
@@ -73,19 +76,18 @@ def explanation(sc: Scenario, lang: str) -> str | None:
     losing, the deadlock the position shows after it (generator.refutation), if one shows."""
     from ..cards import card_symbol
     from ..generator.refutation import observe, reason
-    from ..moves import parse_move_text
 
     illegal = sc.expect.get("illegal") or {}
     tempting = sc.expect.get("trap_move")
-    if tempting is None and sc.task == "key-move" and isinstance(sc.raw.get("distractor"), dict):
+    if tempting is None and sc.task == Task.KEY_MOVE and sc.distractor is not None:
         # A key-move puzzle's tempting move is recorded as its distractor; the checker proved the
         # key move the only winning one, so a legal distractor loses.
-        text = sc.raw["distractor"].get("move")
-        tempting = parse_move_text(text) if isinstance(text, str) else None
-    if sc.task in ("trap", "key-move", "win") and tempting is not None:
+        tempting = sc.distractor.move
+    if sc.task in (Task.TRAP, Task.KEY_MOVE, Task.WIN) and tempting is not None:
         got = _resolved(sc.position, tempting)
         if got is not None and legal(sc.position, got):
-            shown = move_words(got, lang) if got.is_deal else f"{got.symbol_text()} ({move_words(got, lang)})"
+            words = i18n.move_words(got, lang)
+            shown = words if got.is_deal else f"{got.symbol_text()} ({words})"
             block = reason(sc.position, got)
             if block is not None:
                 return i18n.text(lang, "sheet", "The move “{move}” loses: then {upper} covers {lower} in "
@@ -137,7 +139,7 @@ def observation_text(seen: Observation, move: str, lang: str) -> str:
 
 def stock_note(sc: Scenario, lang: str) -> str | None:
     """What a shown stock means for the pupil (its cards are drawn once, in the diagram)."""
-    if not sc.position.stock or sc.raw.get("stock_shown") is not True:
+    if not sc.position.stock or not sc.stock_shown:
         return None
     return i18n.text(lang, "sheet", "The stock is face up: its cards are drawn under the reserve, in dealing "
                      "order, one row per deal. You may plan with that order.")
@@ -147,7 +149,7 @@ def instruction(task: str | None, lang: str, pos: Position | None = None) -> str
     """The task in words; a win task says how many cards are still to bring home (a mined
     position has many home already)."""
     t = i18n.text
-    if task == "win":
+    if task == Task.WIN:
         out = 52 - sum(pos.foundations) if pos is not None else 52
         if out < 52:
             return i18n.ntext(lang, "sheet", "Finish the game: {n} card is still in play; bring it home to "
@@ -155,9 +157,9 @@ def instruction(task: str | None, lang: str, pos: Position | None = None) -> str
                               "Finish the game: {n} cards are still in play; bring them home to the "
                               "foundations. Write down your moves in order.", out)
         return t(lang, "sheet", "Bring all 52 cards home to the foundations. Write down your moves in order.")
-    if task == "key-move":
+    if task == Task.KEY_MOVE:
         return t(lang, "sheet", "Only one first move keeps this game winnable. Which move is it?")
-    if task == "trap":
+    if task == Task.TRAP:
         return t(lang, "sheet", "One move here looks useful but loses the game. Which move must you avoid?")
     return t(lang, "sheet", "Write down every legal move in this position.")
 
@@ -208,7 +210,7 @@ def _expected_move(sc: Scenario, key: str) -> Move:
 def answer(sc: Scenario, lang: str) -> tuple[str, list[Move]]:
     """The answer key entry of a scenario: a label and the moves it names."""
     t = i18n.text
-    if sc.task == "win":
+    if sc.task == Task.WIN:
         if not sc.solution:
             raise InputError(Problem("task win needs a solution for the answer key", sc.file))
         moves = _replay(sc.position, sc.solution, sc.file)
@@ -218,9 +220,9 @@ def answer(sc: Scenario, lang: str) -> tuple[str, list[Move]]:
         if not final.is_won():
             raise InputError(Problem("the solution does not bring all 52 cards home", sc.file))
         return t(lang, "sheet", "Solution"), moves
-    if sc.task == "key-move":
+    if sc.task == Task.KEY_MOVE:
         return t(lang, "sheet", "The key move"), [_expected_move(sc, "key_move")]
-    if sc.task == "trap":
+    if sc.task == Task.TRAP:
         return t(lang, "sheet", "The move to avoid"), [_expected_move(sc, "trap_move")]
     return t(lang, "sheet", "The legal moves"), sorted(legal_moves(sc.position), key=_move_order)
 
@@ -255,13 +257,13 @@ def _mixed(loaded: list[Scenario], mix: dict[str, int]) -> list[Scenario]:
     short = []
     for theme, count in mix.items():
         have = [s for s in loaded if s.themes[:1] == [theme]]
-        have.sort(key=lambda s: (DIFFICULTY_ORDER.get(str(s.raw.get("difficulty")), 1), s.id))
+        have.sort(key=lambda s: (difficulty_order(s), s.id))
         if len(have) < count:
             short.append(f"{theme}: {len(have)} of {count}")
         chosen.extend(have[:count])
     if short:
         raise InputError("--mix asks for more puzzles than the files hold (" + "; ".join(short) + ")")
-    return sorted(chosen, key=lambda s: DIFFICULTY_ORDER.get(str(s.raw.get("difficulty")), 1))
+    return sorted(chosen, key=difficulty_order)
 
 
 HOME_TAIL_MIN = 4  # a long winning line ending in at least this many moves home prints them as one sentence
@@ -286,11 +288,35 @@ def load_items(
     mix: dict[str, int] | None = None,
 ) -> list[SheetItem]:
     """Load, check and draw every scenario; InputError naming every bad file."""
+    loaded = _in_sections(_load_all(paths))
+    if mix is not None:
+        loaded = _mixed(loaded, mix)
+    problems: list[Problem] = []
+    items: list[SheetItem] = []
+    previous_theme: str | None = None
+    for sc in loaded:
+        if progress:
+            progress(str(Path(sc.file)))
+        try:
+            answered = answer(sc, lang)
+        except InputError as exc:
+            problems.extend(exc.in_file(str(Path(sc.file))).problems)
+            continue
+        new_theme = mix is None and _theme(sc) != previous_theme
+        item = _sheet_item(sc, answered, len(items) + 1, lang, new_theme=new_theme)
+        items.append(item)
+        previous_theme = item.theme
+    if problems:
+        raise InputError(problems)
+    return items
+
+
+def _load_all(paths: Sequence[str]) -> list[Scenario]:
+    """Every scenario file named or under a folder named; InputError naming every bad file."""
     files = scenario_files(list(paths))
     if not files:
         raise InputError("no scenario files found in " + ", ".join(paths))
     problems: list[Problem] = []
-    items: list[SheetItem] = []
     loaded: list[Scenario] = []
     for file in files:
         try:
@@ -299,53 +325,48 @@ def load_items(
             problems.extend(exc.in_file(str(file)).problems)
     if problems:
         raise InputError(problems)
-    # Sections by theme (in the order the files name them), easy to hard within each.
+    return loaded
+
+
+def _in_sections(loaded: list[Scenario]) -> list[Scenario]:
+    """Sections by theme (in the order the files name them), easy to hard within each."""
     first_seen: dict[str, int] = {}
     for sc in loaded:
         first_seen.setdefault(sc.themes[0] if sc.themes else "", len(first_seen))
-    loaded.sort(key=lambda s: (first_seen[s.themes[0] if s.themes else ""],
-                               DIFFICULTY_ORDER.get(str(s.raw.get("difficulty")), 1)))
-    if mix is not None:
-        loaded = _mixed(loaded, mix)
-    previous_theme: str | None = None
-    for sc in loaded:
-        file = Path(sc.file)
-        if progress:
-            progress(str(file))
-        try:
-            label, moves = answer(sc, lang)
-        except InputError as exc:
-            problems.extend(exc.in_file(str(file)).problems)
-            continue
-        title = scenario_title(sc, lang)
-        theme = sc.themes[0] if sc.themes else None
-        shown, tail = _home_tail(moves)
-        items.append(SheetItem(
-            number=len(items) + 1,
-            id=sc.id,
-            title=title,
-            instruction=instruction(sc.task, lang, sc.position),
-            diagram=position_svg(sc.position, lang, caption=title,
-                                 stock_shown=sc.raw.get("stock_shown") is True),
-            answer_label=label,
-            answer_notation=" ".join(m.symbol_text() for m in shown),
-            answer_words=tuple(move_words(m, lang) for m in shown),
-            answer_tail=i18n.ntext(lang, "sheet", "Then the last {n} card goes home.",
-                                   "Then the last {n} cards go home, each as soon as it is free.", tail)
-            if tail else None,
-            theme=theme,
-            rule=i18n.text(lang, "rule-title", theme) if theme and theme != previous_theme and mix is None
-            else None,
-            difficulty=difficulty_label(sc.raw.get("difficulty"), lang),
-            stock_note=stock_note(sc, lang),
-            explanation=explanation(sc, lang),
-            show_title="generator" not in sc.raw,
-            answer_lines=min(MAX_LINES, max(9, -(-len(shown) // MOVES_PER_LINE))) if sc.task == "win" else 9,
-        ))
-        previous_theme = theme
-    if problems:
-        raise InputError(problems)
-    return items
+    return sorted(loaded, key=lambda s: (first_seen[s.themes[0] if s.themes else ""], difficulty_order(s)))
+
+
+def _theme(sc: Scenario) -> str | None:
+    return sc.themes[0] if sc.themes else None
+
+
+def _sheet_item(sc: Scenario, answered: tuple[str, list[Move]], number: int, lang: str, *,
+                new_theme: bool) -> SheetItem:
+    """One puzzle drawn with its answer; the first item of a new theme's section names the rule."""
+    label, moves = answered
+    title = scenario_title(sc, lang)
+    theme = _theme(sc)
+    shown, tail = _home_tail(moves)
+    return SheetItem(
+        number=number,
+        id=sc.id,
+        title=title,
+        instruction=instruction(sc.task, lang, sc.position),
+        diagram=position_svg(sc.position, lang, caption=title, stock_shown=sc.stock_shown),
+        answer_label=label,
+        answer_notation=" ".join(m.symbol_text() for m in shown),
+        answer_words=tuple(i18n.move_words(m, lang) for m in shown),
+        answer_tail=i18n.ntext(lang, "sheet", "Then the last {n} card goes home.",
+                               "Then the last {n} cards go home, each as soon as it is free.", tail)
+        if tail else None,
+        theme=theme,
+        rule=i18n.text(lang, "rule-title", theme) if theme and new_theme else None,
+        difficulty=difficulty_label(sc.difficulty, lang),
+        stock_note=stock_note(sc, lang),
+        explanation=explanation(sc, lang),
+        show_title=sc.generator is None,
+        answer_lines=min(MAX_LINES, max(9, -(-len(shown) // MOVES_PER_LINE))) if sc.task == Task.WIN else 9,
+    )
 
 
 def sheet_html(items: Sequence[SheetItem], lang: str, *, paper: str = "a4",

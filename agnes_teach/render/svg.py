@@ -215,21 +215,43 @@ def position_svg(pos: Position, lang: str = "en", move: Move | None = None, capt
     face up under the reserve, in dealing order, one row per deal to come."""
     i18n.check_lang(lang)
     lay = _layout(pos)
-    t = i18n.text
-    parts: list[str] = []
-    moving: set[int] = set()
+    moving = _moving_cards(pos, move)
+    parts = _foundations_svg(pos, lay, lang)
+    parts += _stock_svg(pos, lay, lang, stock_shown)
+    parts += _exposed_svg(pos, lay, lang, moving)
+    parts += _piles_svg(pos, lay, lang, moving)
     if move is not None and move.card is not None:
-        place = locate(pos, move.card)
-        if place.kind in (PileKind.COLUMN, PileKind.RESERVE, PileKind.EXPOSED):
-            pile = pos.piles_of(place.kind)[place.index]
-            moving = set(pile[place.depth:]) if place.kind is PileKind.COLUMN else {move.card}
+        parts.append(_move_arrow(pos, lay, move))
+    if stock_shown and pos.stock:
+        parts += _shown_stock_svg(pos, lay, lang)
+    label = caption or i18n.text(lang, "diagram", "Position diagram")
+    return Markup(
+        f'<svg xmlns="http://www.w3.org/2000/svg" class="position" role="group" '
+        f'width="{lay.width:g}" height="{lay.height:g}" viewBox="0 0 {lay.width:g} {lay.height:g}" '
+        f'font-family="{FONT}" aria-label="{escape(label)}">'
+        f"<title>{escape(label)}</title>" + "".join(parts) + "</svg>"
+    )
 
-    # Foundations
+
+def _moving_cards(pos: Position, move: Move | None) -> set[int]:
+    """The cards `move` carries (outlined in the diagram): a column's tail, or one card."""
+    if move is None or move.card is None:
+        return set()
+    place = locate(pos, move.card)
+    if place.kind not in (PileKind.COLUMN, PileKind.RESERVE, PileKind.EXPOSED):
+        return set()
+    pile = pos.piles_of(place.kind)[place.index]
+    return set(pile[place.depth:]) if place.kind is PileKind.COLUMN else {move.card}
+
+
+def _foundations_svg(pos: Position, lay: _Layout, lang: str) -> list[str]:
+    """The base rank, then each foundation's top card and count (or the card it starts with)."""
+    t = i18n.text
     base_text = t(lang, "diagram", "base {rank}", rank=rank_letter(pos.base, lang))
-    parts.append(
+    parts = [
         f'<text x="{MARGIN:g}" y="{lay.foundations[0].y - 5:g}" font-size="11" fill="#333333">'
         f"{escape(base_text)}</text>"
-    )
+    ]
     for suit, slot in enumerate(lay.foundations):
         top = pos.foundation_top(suit)
         if top is None:
@@ -244,10 +266,13 @@ def position_svg(pos: Position, lang: str = "en", move: Move | None = None, capt
                 f'<text x="{slot.x + CARD_W - 4:g}" y="{slot.y + CARD_H - 4:g}" font-size="9" '
                 f'text-anchor="end" fill="#555555">{count}/13</text>'
             )
+    return parts
 
-    # Stock and exposed cells
+
+def _stock_svg(pos: Position, lay: _Layout, lang: str, stock_shown: bool) -> list[str]:
+    """The stock: face down with its count, or only the count when its cards are drawn below."""
     stock_n = len(pos.stock)
-    parts.append(_label(lay.stock.x, lay.stock.y, t(lang, "diagram", "stock")))
+    parts = [_label(lay.stock.x, lay.stock.y, i18n.text(lang, "diagram", "stock"))]
     stock_words = i18n.ntext(lang, "diagram", "{n} card in the stock", "{n} cards in the stock", stock_n)
     if stock_n and stock_shown:  # its cards are drawn face up below: here only how many are left
         parts.append(_empty(lay.stock.x, lay.stock.y, str(stock_n), stock_words))
@@ -263,6 +288,11 @@ def position_svg(pos: Position, lang: str = "en", move: Move | None = None, capt
         )
     else:
         parts.append(_empty(lay.stock.x, lay.stock.y, "0", stock_words))
+    return parts
+
+
+def _exposed_svg(pos: Position, lay: _Layout, lang: str, moving: set[int]) -> list[str]:
+    parts: list[str] = []
     for i, slot in enumerate(lay.exposed):
         name = Pile.exposed(i + 1)
         parts.append(_label(slot.x, slot.y, name))
@@ -270,41 +300,37 @@ def position_svg(pos: Position, lang: str = "en", move: Move | None = None, capt
         if pile:
             parts.append(_card(pile[-1], slot.x, slot.y, lang, outline=pile[-1] in moving))
         else:
-            parts.append(_empty(slot.x, slot.y, title=t(lang, "diagram", "empty")))
+            parts.append(_empty(slot.x, slot.y, title=i18n.text(lang, "diagram", "empty")))
+    return parts
 
-    # Tableau and reserve
+
+def _piles_svg(pos: Position, lay: _Layout, lang: str, moving: set[int]) -> list[str]:
+    """The columns fanned down, then the reserve piles (all but their top card covered)."""
+    parts: list[str] = []
     for prefix, slots, piles in (("t", lay.tableau, pos.tableau), ("r", lay.reserve, pos.reserve)):
         for i, slot in enumerate(slots):
             parts.append(_label(slot.x, slot.y, f"{prefix}{i + 1}"))
             pile = piles[i]
             if not pile:
-                parts.append(_empty(slot.x, slot.y, title=t(lang, "diagram", "empty")))
+                parts.append(_empty(slot.x, slot.y, title=i18n.text(lang, "diagram", "empty")))
             for depth, card in enumerate(pile):
                 covered = prefix == "r" and depth < len(pile) - 1
                 parts.append(_card(card, slot.x, slot.card_y(depth), lang, covered=covered,
                                    outline=card in moving, pip=depth == len(pile) - 1))
+    return parts
 
-    if move is not None and move.card is not None:
-        parts.append(_move_arrow(pos, lay, move))
 
-    if stock_shown and pos.stock:
-        y = lay.height - MARGIN + 6 + LABEL_H
-        note = t(lang, "diagram", "stock, face up, in dealing order (a row per deal)")
-        parts.append(f'<text x="{MARGIN:g}" y="{y - 5:g}" font-size="11" fill="#333333">'
-                     f"{escape(note)}</text>")
-        for row in _stock_rows(pos):
-            for i, shown in enumerate(row):
-                parts.append(_card(shown, MARGIN + (i % 7) * PITCH, y + (i // 7) * (CARD_H + 6), lang))
-            y += ((len(row) - 1) // 7 + 1) * (CARD_H + 6)
-        lay.height = y - 6 + MARGIN
-
-    label = caption or t(lang, "diagram", "Position diagram")
-    return Markup(
-        f'<svg xmlns="http://www.w3.org/2000/svg" class="position" role="group" '
-        f'width="{lay.width:g}" height="{lay.height:g}" viewBox="0 0 {lay.width:g} {lay.height:g}" '
-        f'font-family="{FONT}" aria-label="{escape(label)}">'
-        f"<title>{escape(label)}</title>" + "".join(parts) + "</svg>"
-    )
+def _shown_stock_svg(pos: Position, lay: _Layout, lang: str) -> list[str]:
+    """The stock face up under the reserve, one row per deal; the diagram grows to hold it."""
+    y = lay.height - MARGIN + 6 + LABEL_H
+    note = i18n.text(lang, "diagram", "stock, face up, in dealing order (a row per deal)")
+    parts = [f'<text x="{MARGIN:g}" y="{y - 5:g}" font-size="11" fill="#333333">{escape(note)}</text>']
+    for row in _stock_rows(pos):
+        for i, shown in enumerate(row):
+            parts.append(_card(shown, MARGIN + (i % 7) * PITCH, y + (i // 7) * (CARD_H + 6), lang))
+        y += ((len(row) - 1) // 7 + 1) * (CARD_H + 6)
+    lay.height = y - 6 + MARGIN
+    return parts
 
 
 def _move_arrow(pos: Position, lay: _Layout, move: Move) -> str:
