@@ -9,6 +9,7 @@ text per language), so nothing downstream parses text again.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -118,3 +119,8 @@ def scenario_files(paths: list[str]) -> list[Path]:
         else:
             raise InputError(Problem("no such file or folder", name))
     return out
+
+
+def load_puzzles(paths: Sequence[str | Path]) -> list[Scenario]:
+    """Every scenario in the files and folders named (see :func:`scenario_files`), loaded."""
+    return [load_scenario(f) for f in scenario_files([str(p) for p in paths])]
