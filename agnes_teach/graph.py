@@ -1,4 +1,4 @@
-"""The whole reachable game graph of a small position.
+"""The whole reachable game graph of a small position: the one explorer.
 
 Agnes is a one-player game, so "won" means "a won state is reachable".  For the
 small endgames the generator builds, the reachable space is a few thousand
@@ -6,6 +6,8 @@ states at most: exploring it once answers every question the generator asks
 (which first moves keep the win, the shortest solution, how long a refuted
 move lets the player wander before the dead end) without a solver call per
 question.  The project's solver then proves the claims that are written down.
+The practice pages explore the same way, move by move as the learner plays
+(``play_safe_home=False``), and embed the graph.
 """
 
 from __future__ import annotations
@@ -73,6 +75,7 @@ class GameGraph:
     edges: list[list[tuple[Move, int]]]  # per state: (legal move, index of the state it leads to)
     win_distance: list[int | None]  # fewest moves to a won state; None: lost
     auto: dict[tuple[int, Move], tuple[Move, ...]]  # safe moves played after a move
+    win_edge: list[int]  # per state: the edge (index in its edges) of a shortest win; -1: none or won
 
     def expand(self, start: int, moves: list[Move]) -> list[Move]:
         """The real moves of a line of graph moves from state `start`."""
@@ -132,9 +135,61 @@ class GameGraph:
                     queue.append(j)
         return far
 
+    def line_edges(self) -> list[int]:
+        """Per state, the edge (index in its edges) that starts its shortest line.
 
-def explore(pos: Position, max_states: int) -> GameGraph | None:
-    """The reachable graph of `pos`, or None when it has more than `max_states` states."""
+        For a winnable state the line is a shortest win; for a lost one, a
+        shortest way into a dead end (no move at all), or -1 if every line
+        only goes round in circles.
+        """
+        n = len(self.states)
+        lost = [d is None for d in self.win_distance]
+        dead = [i for i in range(n) if not self.edges[i] and lost[i]]
+        _, to_dead = backward_search(parents_of(self.edges), dead, lost)
+        return [self.win_edge[i] if not lost[i] else to_dead[i] for i in range(n)]
+
+
+def parents_of(edges: list[list[tuple[Move, int]]]) -> list[list[tuple[int, int]]]:
+    """Per state, the (state, edge index) pairs that lead to it, in the order of the states' edges."""
+    parents: list[list[tuple[int, int]]] = [[] for _ in edges]
+    for a, out in enumerate(edges):
+        for k, (_move, b) in enumerate(out):
+            parents[b].append((a, k))
+    return parents
+
+
+def backward_search(parents: list[list[tuple[int, int]]], targets: list[int],
+                    allowed: list[bool] | None = None) -> tuple[list[int | None], list[int]]:
+    """Breadth first backwards from `targets`, through `allowed` states only (all if None).
+
+    Per state: the fewest moves to a target (None: none is reached), and the
+    edge that starts such a line (-1 for a target or a state not reached).
+    """
+    dist: list[int | None] = [None] * len(parents)
+    via = [-1] * len(parents)
+    queue: deque[int] = deque(targets)
+    for t in targets:
+        dist[t] = 0
+    while queue:
+        b = queue.popleft()
+        d = dist[b]
+        assert d is not None
+        for a, k in parents[b]:
+            if dist[a] is None and (allowed is None or allowed[a]):
+                dist[a] = d + 1
+                via[a] = k
+                queue.append(a)
+    return dist, via
+
+
+def explore(pos: Position, max_states: int, play_safe_home: bool = True) -> GameGraph | None:
+    """The reachable graph of `pos`, or None when it has more than `max_states` states.
+
+    With `play_safe_home` (the generator's game), safe foundation moves are
+    played after every move (:func:`autoplay`) and a won state ends the game.
+    Without (the practice page, where the learner makes every move), each
+    legal move of the engine is one edge, a won state's too.
+    """
     index: dict[bytes, int] = {state_key(pos): 0}
     states = [pos]
     edges: list[list[tuple[Move, int]]] = []
@@ -143,11 +198,13 @@ def explore(pos: Position, max_states: int) -> GameGraph | None:
     while i < len(states):
         here = states[i]
         out: list[tuple[Move, int]] = []
-        if not here.is_won():
+        if not (play_safe_home and here.is_won()):
             for move in legal_moves(here):
-                nxt, played = autoplay(apply_unchecked(here, move))
-                if played:
-                    auto[(i, move)] = played
+                nxt = apply_unchecked(here, move)
+                if play_safe_home:
+                    nxt, played = autoplay(nxt)
+                    if played:
+                        auto[(i, move)] = played
                 key = state_key(nxt)
                 j = index.get(key)
                 if j is None:
@@ -160,22 +217,6 @@ def explore(pos: Position, max_states: int) -> GameGraph | None:
         edges.append(out)
         i += 1
     # Backward BFS from the won states gives each state's distance to a win.
-    parents: list[list[int]] = [[] for _ in states]
-    for a, out in enumerate(edges):
-        for _, b in out:
-            parents[b].append(a)
-    dist: list[int | None] = [None] * len(states)
-    queue: deque[int] = deque()
-    for k, state in enumerate(states):
-        if state.is_won():
-            dist[k] = 0
-            queue.append(k)
-    while queue:
-        b = queue.popleft()
-        d = dist[b]
-        assert d is not None
-        for a in parents[b]:
-            if dist[a] is None:
-                dist[a] = d + 1
-                queue.append(a)
-    return GameGraph(states, edges, dist, auto)
+    won = [k for k, state in enumerate(states) if state.is_won()]
+    dist, via = backward_search(parents_of(edges), won)
+    return GameGraph(states, edges, dist, auto, via)

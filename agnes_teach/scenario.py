@@ -10,7 +10,7 @@ distractor's move parsed), so nothing downstream parses text again.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import MappingProxyType
@@ -25,7 +25,8 @@ from .registry import Difficulty, Task
 from .validation import shape_issues
 from .yamlio import Locator, load_file
 
-__all__ = ["Distractor", "Scenario", "load_scenario", "parse_moves", "scenario_files", "scenario_from_data"]
+__all__ = ["Distractor", "Scenario", "load_puzzles", "load_scenario", "parse_moves", "scenario_files",
+           "scenario_from_data"]
 
 @dataclass(frozen=True)
 class Distractor:
@@ -154,3 +155,8 @@ def scenario_files(paths: list[str]) -> list[Path]:
         else:
             raise InputError(Problem("no such file or folder", name))
     return out
+
+
+def load_puzzles(paths: Sequence[str | Path]) -> list[Scenario]:
+    """Every scenario in the files and folders named (see :func:`scenario_files`), loaded."""
+    return [load_scenario(f) for f in scenario_files([str(p) for p in paths])]

@@ -78,7 +78,7 @@ def axe_script() -> str:
 
 @pytest.fixture(scope="module")
 def full_site(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    from agnes_teach.render.practice import load_puzzles
+    from agnes_teach.scenario import load_puzzles
 
     out = tmp_path_factory.mktemp("a11y") / "guide"
     root = Path(__file__).resolve().parent.parent

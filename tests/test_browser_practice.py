@@ -12,7 +12,8 @@ import pytest
 
 from agnes_teach.profile import get_profile
 from agnes_teach.render.guide import build_guide
-from agnes_teach.render.practice import PAGE_BUDGET, load_puzzles
+from agnes_teach.render.practice import PAGE_BUDGET
+from agnes_teach.scenario import load_puzzles
 
 ROOT = Path(__file__).resolve().parent.parent
 CHROMIUM = Path("/usr/bin/chromium")

@@ -116,7 +116,7 @@ def guide_command(
     Example: agnes-teach guide --lang ru,es,en --out build/guide --puzzles puzzles/demo
     """
     from ..render.guide import build_guide
-    from ..render.practice import load_puzzles
+    from ..scenario import load_puzzles
 
     langs = language_list(lang)
     prof = get_profile(profile)
@@ -171,8 +171,8 @@ def demo_command(
     Example: agnes-teach demo --out build
     """
     from ..render.guide import build_guide
-    from ..render.practice import load_puzzles
     from ..render.sheet import build_sheet
+    from ..scenario import load_puzzles
 
     langs = language_list(lang)
     check_out(out, parents)

@@ -34,8 +34,8 @@ from ..scenario import Scenario
 from ..winrates import SurveyPass, WinRate, win_rate, win_rates
 from .env import environment, read_asset
 from .examples import Example, example_base, examples
-from .practice import MAX_STATES, PAGE_BUDGET, build_practice
-from .sheet import instruction, scenario_title
+from .practice import page_name as practice_page
+from .practice import practice_html, practice_links
 
 # Each language named in itself, for the language switcher.
 ENDONYMS = {"en": "English", "ru": "Русский", "es": "Español"}
@@ -172,6 +172,78 @@ def groups(profile: Profile, lang: str) -> list[Group]:
     return out
 
 
+def wrap_answer(profile: Profile, lang: str, f: dict[str, str]) -> str:
+    """Does an Ace follow a King: on the foundations, then in the columns."""
+    t = i18n.text
+    answer = (
+        t(lang, "faq", "Yes. Ranks go round in a circle, so with base {base_example} a foundation is built "
+          "{wrap_sequence}.", **f)
+        if profile.base_dealt
+        else t(lang, "faq", "Not in this variant: every foundation starts with the {start_rank_word} "
+               "({start_rank}) of its suit and ends with the {end_rank_word} ({end_rank}), and nothing "
+               "goes on it after that.", **f)
+    )
+    if profile.rank_cycle == RankCycle.FROM_BASE:
+        return answer + " " + rule_text(profile, RuleId.TABLEAU_WRAP, lang)
+    return answer + " " + (
+        t(lang, "faq", "The circle holds in the columns too: a black King may go on a red Ace, and a red "
+          "King on a black Ace.", **f)
+        if profile.tableau_wrap
+        else t(lang, "faq", "In the columns a King may not be placed on an Ace.", **f)
+    )
+
+
+def empty_column_answer(profile: Profile, lang: str, f: dict[str, str]) -> str:
+    """What may fill an empty column."""
+    t = i18n.text
+    if profile.fill_rank(example_base(profile)) is None:  # not a rank: the rule's own text says it
+        return rule_text(profile, RuleId.TABLEAU_EMPTY, lang)
+    return (
+        t(lang, "faq", "Only a card one rank below the base, or a valid run led by one: with base "
+          "{base_example}, a {empty_rank}. The foundations' progress does not change this: when the hearts "
+          "have grown to {next_rank}, an empty column still takes a {empty_rank}, not a {base_example}.", **f)
+        if profile.empty_column_rank is None
+        else t(lang, "faq", "Only a {empty_rank_word} ({empty_rank}), or a valid run led by one.", **f)
+    )
+
+
+def last_cards_answer(profile: Profile, lang: str, f: dict[str, str]) -> str:
+    """What happens to the last cards of the stock."""
+    t = i18n.text
+    if not profile.exposed_cells:
+        return t(lang, "faq", "In this variant there are no separate last cards: all {stock_cards} of "
+                 "the stock are dealt onto the reserve ({stock_deals}).", **f)
+    if profile.exposed_to_foundation:
+        return t(lang, "faq", "After {reserve_deals} deals onto the reserve, the last {last_cards} of "
+                 "the stock are laid face up on their own, as {exposed_names}. Both are free at once, "
+                 "to a foundation or a column, and nothing may be placed on them.", **f)
+    return t(lang, "faq", "After {reserve_deals} deals onto the reserve, the last {last_cards} of "
+             "the stock are laid face up on their own, as {exposed_names}. Both are free at once, "
+             "but only onto a column, and nothing may be placed on them.", **f)
+
+
+def part_of_run_answer(profile: Profile, lang: str, f: dict[str, str]) -> str:
+    """Whether part of a run may move."""
+    t = i18n.text
+    if profile.whole_runs_only:
+        return t(lang, "faq", "Not in this variant: between columns a run moves only whole, led by "
+                 "its first card. Its top card may still go to a foundation on its own.", **f)
+    return t(lang, "faq", "Yes. Any card of a valid run may lead the move and takes the cards on "
+             "it along, as long as the column it goes to takes that card. The cards below it stay "
+             "where they are.", **f)
+
+
+def questions_left_out(profile: Profile) -> set[str]:
+    """Questions about piles or programs the profile does not have (Agnes Sorel has no reserve, and
+    PySolFC's game numbers are Agnes Bernauer's)."""
+    reserve = profile.reserve_piles > 0
+    skip = set() if reserve else {"faq-reserve-refill", "faq-pysolfc", "faq-covered", "faq-when-to-deal",
+                                  "faq-last-two"}
+    if profile.game == "Agnes Sorel":
+        skip.add("faq-sorel")
+    return skip
+
+
 def faq(profile: Profile, lang: str) -> list[Question]:
     """The questions people ask, answered for this profile."""
     t = i18n.text
@@ -181,61 +253,11 @@ def faq(profile: Profile, lang: str) -> list[Question]:
           after: str = "") -> Question:
         return Question(qid, t(lang, "faq", question, **f), answer, table, after)
 
-    wrap_answer = (
-        t(lang, "faq", "Yes. Ranks go round in a circle, so with base {base_example} a foundation is built "
-          "{wrap_sequence}.", **f)
-        if profile.base_dealt
-        else t(lang, "faq", "Not in this variant: every foundation starts with the {start_rank_word} "
-               "({start_rank}) of its suit and ends with the {end_rank_word} ({end_rank}), and nothing "
-               "goes on it after that.", **f)
-    )
-    if profile.rank_cycle == RankCycle.FROM_BASE:
-        wrap_answer += " " + rule_text(profile, RuleId.TABLEAU_WRAP, lang)
-    else:
-        wrap_answer += " " + (
-            t(lang, "faq", "The circle holds in the columns too: a black King may go on a red Ace, and a red "
-              "King on a black Ace.", **f)
-            if profile.tableau_wrap
-            else t(lang, "faq", "In the columns a King may not be placed on an Ace.", **f)
-        )
-    empty_answer = (
-        t(lang, "faq", "Only a card one rank below the base, or a valid run led by one: with base "
-          "{base_example}, a {empty_rank}. The foundations' progress does not change this: when the hearts "
-          "have grown to {next_rank}, an empty column still takes a {empty_rank}, not a {base_example}.", **f)
-        if profile.empty_column_rank is None
-        else t(lang, "faq", "Only a {empty_rank_word} ({empty_rank}), or a valid run led by one.", **f)
-    )
-    if profile.fill_rank(example_base(profile)) is None:  # not a rank: the rule's own text says it
-        empty_answer = rule_text(profile, RuleId.TABLEAU_EMPTY, lang)
-    if not profile.exposed_cells:
-        last_answer = t(lang, "faq", "In this variant there are no separate last cards: all {stock_cards} of "
-                        "the stock are dealt onto the reserve ({stock_deals}).", **f)
-    elif profile.exposed_to_foundation:
-        last_answer = t(lang, "faq", "After {reserve_deals} deals onto the reserve, the last {last_cards} of "
-                        "the stock are laid face up on their own, as {exposed_names}. Both are free at once, "
-                        "to a foundation or a column, and nothing may be placed on them.", **f)
-    else:
-        last_answer = t(lang, "faq", "After {reserve_deals} deals onto the reserve, the last {last_cards} of "
-                        "the stock are laid face up on their own, as {exposed_names}. Both are free at once, "
-                        "but only onto a column, and nothing may be placed on them.", **f)
-    if profile.whole_runs_only:
-        part_answer = t(lang, "faq", "Not in this variant: between columns a run moves only whole, led by "
-                        "its first card. Its top card may still go to a foundation on its own.", **f)
-    else:
-        part_answer = t(lang, "faq", "Yes. Any card of a valid run may lead the move and takes the cards on "
-                        "it along, as long as the column it goes to takes that card. The cards below it stay "
-                        "where they are.", **f)
-    # Questions about piles or programs the profile does not have are left out (Agnes Sorel has no
-    # reserve, and PySolFC's game numbers are Agnes Bernauer's).
-    reserve = profile.reserve_piles > 0
-    skip = set() if reserve else {"faq-reserve-refill", "faq-pysolfc", "faq-covered", "faq-when-to-deal",
-                                  "faq-last-two"}
-    if profile.game == "Agnes Sorel":
-        skip.add("faq-sorel")
+    skip = questions_left_out(profile)
     return [question for question in [
         q("faq-win-rate", "How often can it be won?", win_rate_answer(profile, lang),
           win_rate_table(profile, lang), ordinary_play(lang)),
-        q("faq-part-of-run", "Can I move part of a run?", part_answer),
+        q("faq-part-of-run", "Can I move part of a run?", part_of_run_answer(profile, lang, f)),
         q("faq-reserve-refill", "Does an empty reserve pile fill again?",
           t(lang, "faq", "Only through a deal. The stock is dealt as {stock_deals}, onto {deal_targets}, and "
             "a deal puts a card on each of those piles whether it is empty or not. You may never put a card "
@@ -250,17 +272,17 @@ def faq(profile: Profile, lang: str) -> list[Question]:
           t(lang, "faq", "No. Only the top card of each reserve pile is in play. A covered card becomes free "
             "again once every card lying on it has left. A deal onto the reserve covers its tops again, so "
             "free the reserve cards you need before you deal.", **f)),
-        q("faq-ace-after-king", "Does an Ace follow a King?", wrap_answer),
+        q("faq-ace-after-king", "Does an Ace follow a King?", wrap_answer(profile, lang, f)),
         q("faq-sorel", "Is Agnes Sorel the same game as Agnes Bernauer?",
           t(lang, "faq", "No: it is a different patience with a similar name. Agnes Sorel has no reserve; "
             "its columns are built down in the same colour, a run moves only whole and only within one suit, "
             "and the stock is dealt onto the columns themselves. Do not mix its rules with these.", **f)),
-        q("faq-empty-column", "What may fill an empty column?", empty_answer),
+        q("faq-empty-column", "What may fill an empty column?", empty_column_answer(profile, lang, f)),
         q("faq-when-to-deal", "When should I deal?",
           t(lang, "faq", "Whenever you choose: a deal is never forced, and it is allowed while the stock "
             "has cards. The stock holds {stock_cards}, dealt as {stock_deals}. A deal covers the reserve "
             "tops it lands on, so first play what you need from them.", **f)),
-        q("faq-last-two", "What happens to the last two cards?", last_answer),
+        q("faq-last-two", "What happens to the last two cards?", last_cards_answer(profile, lang, f)),
     ] if question.id not in skip]
 
 
@@ -401,10 +423,20 @@ def profile_name(profile: Profile, lang: str) -> str:
     return profile.name if name == profile.id else name
 
 
+def guide_page(lang: str) -> str:
+    """The guide page's file name in `lang`."""
+    return f"{lang}.html"
+
+
+def switcher(langs: Sequence[str], page: Callable[[str], str]) -> list[tuple[str, str, str]]:
+    """The language switcher: each language, named in itself, with its `page`."""
+    return [(code, ENDONYMS.get(code, code), page(code)) for code in langs]
+
+
 def page_html(profile: Profile, lang: str, langs: Sequence[str], practice: bool = False) -> str:
     template = environment(lang).get_template("guide.html.j2")
     return template.render(
-        practice_href=f"practice-{lang}.html" if practice else "",
+        practice_href=practice_page(lang) if practice else "",
         profile=profile,
         profile_name=profile_name(profile, lang),
         heading=i18n.text(lang, "guide", "{game}: rules and questions",
@@ -412,7 +444,7 @@ def page_html(profile: Profile, lang: str, langs: Sequence[str], practice: bool 
         notation=notation(profile, lang),
         groups=groups(profile, lang),
         questions=faq(profile, lang),
-        switcher=[(code, ENDONYMS.get(code, code), f"{code}.html") for code in langs],
+        switcher=switcher(langs, guide_page),
         css=Markup(read_asset("guide.css")),
         step_labels=Markup(json.dumps({
             "back": i18n.text(lang, "guide", "Previous step"),
@@ -426,33 +458,9 @@ def page_html(profile: Profile, lang: str, langs: Sequence[str], practice: bool 
 def index_html(langs: Sequence[str], first: str, practice: bool = False) -> str:
     template = environment(first).get_template("guide-index.html.j2")
     return template.render(
-        switcher=[(code, ENDONYMS.get(code, code), f"{code}.html") for code in langs],
-        practice=[(code, i18n.text(code, "practice", "Practice puzzles"), f"practice-{code}.html")
-                  for code in langs] if practice else [],
+        switcher=switcher(langs, guide_page),
+        practice=practice_links(langs) if practice else [],
         css=Markup(read_asset("guide.css")),
-    )
-
-
-def practice_html(scenarios: Sequence[Scenario], lang: str, langs: Sequence[str]) -> str:
-    """The practice page: the puzzles that fit, playable offline (see :mod:`.practice`)."""
-    page = build_practice(scenarios, lang, f"{lang}.html")
-    reasons = {
-        "too-large": i18n.text(lang, "practice", "its game has more than {n} positions, too many to store "
-                               "in a page; play it on the worksheet.", n=MAX_STATES),
-        "page-budget": i18n.text(lang, "practice", "the page has no room left for it (each page stays under "
-                                 "{n} bytes); play it on the worksheet.", n=PAGE_BUDGET),
-    }
-    template = environment(lang).get_template("guide-practice.html.j2")
-    return template.render(
-        switcher=[(code, ENDONYMS.get(code, code), f"practice-{code}.html") for code in langs],
-        guide_href=f"{lang}.html",
-        puzzles=[{"id": p.scenario.id, "title": scenario_title(p.scenario, lang),
-                  "task": instruction(p.scenario.task, lang, p.scenario.position)} for p in page.playable],
-        skipped=[{"title": scenario_title(p.scenario, lang), "reason": reasons[p.reason]}
-                 for p in page.skipped],
-        data=page.data,
-        css=Markup(read_asset("guide.css") + read_asset("practice.css")),
-        script=Markup(read_asset("practice.js")),
     )
 
 
@@ -472,9 +480,10 @@ def build_guide(langs: Sequence[str], out: Path, profile: Profile,
     for lang in langs:
         if progress:
             progress(lang)
-        pages[f"{lang}.html"] = page_html(profile, lang, langs, practice=bool(puzzles))
+        pages[guide_page(lang)] = page_html(profile, lang, langs, practice=bool(puzzles))
         if puzzles:
-            pages[f"practice-{lang}.html"] = practice_html(puzzles, lang, langs)
+            pages[practice_page(lang)] = practice_html(puzzles, lang, switcher(langs, practice_page),
+                                                       guide_page(lang))
     pages["index.html"] = index_html(langs, langs[0], practice=bool(puzzles))
     try:
         out.parent.mkdir(parents=True, exist_ok=True)

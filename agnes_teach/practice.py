@@ -1,0 +1,209 @@
+"""What a practice page embeds for a puzzle, computed at build time: every answer, in no language yet.
+
+The page decides nothing.  For each puzzle small enough, the whole game graph
+reachable from its start is enumerated with the engine (:func:`graph.explore`,
+every legal move one edge) with, for every state, whether it can still be
+won, the first move of its shortest line, and, for every card and every
+destination, the engine's refusal (rule id and parameters) where the move is
+illegal.  Whether a state can be won is exact: the graph is complete, so a
+state is winnable iff a path in it reaches all 52 cards home; the solver is
+asked about the start (and a sample of states) as a cross-check, and a
+disagreement stops the build.  A puzzle is analysed only if its reachable
+graph has at most ``MAX_STATES`` states.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import Enum, auto
+
+from .cards import Card, card_name
+from .engine import AmbiguousMoveError, IllegalMoveError, Refusal, refusal, resolve
+from .graph import GameGraph, explore
+from .moves import DEAL_MOVE, Move, parse_move_text
+from .piles import FOUNDATION, Pile, PileKind
+from .position import Cards, Position
+from .profile import Profile
+from .registry import Verdict
+from .scenario import Scenario
+from .solver import solve
+
+MAX_STATES = 2000  # reachable states embedded per puzzle, at most
+SOLVER_SECONDS = 5.0  # per cross-checked state
+CROSS_CHECKS = 12  # states besides the start whose verdict the solver confirms
+
+RefusalKey = tuple[str, tuple[tuple[str, str], ...]]  # rule id, sorted parameters: a refusal in no language
+
+
+class PracticeError(RuntimeError):
+    """The graph and the solver (or the engine's refusals and its moves) disagree: a bug, never shipped."""
+
+
+class NoLead(Enum):
+    """Where typed ``tI>tJ`` names no one card."""
+
+    NONE = auto()  # the source column is empty, or is the destination
+    AMBIGUOUS = auto()  # more than one run could go (or none resolves to a card)
+
+
+Lead = Card | NoLead
+
+
+@dataclass(frozen=True)
+class PracticeAnalysis:
+    """What the engine and the solver say about one puzzle; lists are per state of ``graph``."""
+
+    graph: GameGraph
+    destinations: list[Pile]  # the order of every per-destination list: f, then the profile's piles
+    winnable: list[bool]
+    line: list[int]  # the edge starting the state's shortest line (GameGraph.line_edges)
+    refusals: list[list[list[RefusalKey | None]]]  # [state][card][destination]; None: legal
+    free: list[list[bool]]  # [state][card]: can the card be picked up (see :func:`can_pick_up`)
+    deal: list[RefusalKey | None]  # None: dealing is legal
+    leads: list[list[list[Lead]]]  # [state][source column][destination column]: the card tI>tJ moves
+    empty: dict[str, list[RefusalKey]]  # typed input from each pile, emptied, to each destination
+    nopile: dict[str, RefusalKey]  # typed input naming a pile the game lacks
+
+
+def destinations(profile: Profile) -> list[Pile]:
+    return [FOUNDATION, *profile.pile_names()]
+
+
+def refusal_key(why: Refusal) -> RefusalKey:
+    return (why.rule, tuple(sorted(why.params.items())))
+
+
+_ANALYSES: dict[tuple[str, Position], PracticeAnalysis | None] = {}
+
+
+def analyse(scenario: Scenario) -> PracticeAnalysis | None:
+    """The puzzle's whole game graph with every answer, or None if it has more than MAX_STATES states."""
+    key = (scenario.id, scenario.position)
+    if key not in _ANALYSES:
+        _ANALYSES[key] = _analyse(scenario)
+    return _ANALYSES[key]
+
+
+def _analyse(scenario: Scenario) -> PracticeAnalysis | None:
+    start = scenario.position
+    graph = explore(start, MAX_STATES, play_safe_home=False)
+    if graph is None:
+        return None
+    winnable = [graph.won(i) for i in range(len(graph.states))]
+    cross_check(graph, winnable, scenario.id)
+    dests = destinations(start.profile)
+    refusals = [card_refusals(graph, i, dests) for i in range(len(graph.states))]
+    deal = [None if (why := refusal(pos, DEAL_MOVE)) is None else refusal_key(why) for pos in graph.states]
+    return PracticeAnalysis(
+        graph=graph,
+        destinations=dests,
+        winnable=winnable,
+        line=graph.line_edges(),
+        refusals=refusals,
+        free=[[can_pick_up(dests, row) for row in per_card] for per_card in refusals],
+        deal=deal,
+        leads=[typed_leads(pos) for pos in graph.states],
+        empty=empty_source_refusals(start, dests),
+        nopile=no_such_pile_refusals(start, dests),
+    )
+
+
+def cross_check(graph: GameGraph, winnable: list[bool], scenario_id: str) -> None:
+    """The solver must agree with the graph on the start and on a spread of other states."""
+    n = len(graph.states)
+    step = max(1, n // CROSS_CHECKS)
+    for i in sorted({0, *range(step, n, step)}):
+        status = solve(graph.states[i], seconds=SOLVER_SECONDS).status
+        if status != Verdict.UNKNOWN and (status == Verdict.WON) != winnable[i]:
+            raise PracticeError(f"{scenario_id}: state {i}: the solver says {status}, the game graph says "
+                                f"{Verdict.WON if winnable[i] else Verdict.LOST}")
+
+
+def card_refusals(graph: GameGraph, index: int, dests: list[Pile]) -> list[list[RefusalKey | None]]:
+    """Per card, per destination: the engine's refusal of the move from state `index`, None if legal."""
+    pos = graph.states[index]
+    legal = {m for m, _j in graph.edges[index]}
+    per_card = []
+    for card in range(52):
+        # Where the card lies is the same for every destination: the predicates find it once.
+        answers = (refusal(pos, Move(Card(card), dest)) for dest in dests)
+        row = [None if why is None else refusal_key(why) for why in answers]
+        for dest, why in zip(dests, row, strict=True):
+            if why is None and Move(Card(card), dest) not in legal:
+                raise PracticeError(f"{card_name(Card(card))}>{dest} is legal but not generated")
+        per_card.append(row)
+    return per_card
+
+
+def can_pick_up(dests: list[Pile], row: list[RefusalKey | None]) -> bool:
+    """Free to pick up: the card has a legal move, or its destinations refuse it for different
+    reasons (so the destination matters).  Otherwise one rule holds it where it is."""
+    rules = {why[0] for dest, why in zip(dests, row, strict=True)
+             if why is not None and (dest.is_foundation or dest.is_column)}
+    return any(why is None for why in row) or len(rules) > 1
+
+
+def typed_leads(pos: Position) -> list[list[Lead]]:
+    """For ``t5>t2`` typed input: the card engine.resolve picks from each column for each other column."""
+    out = []
+    n = pos.profile.columns
+    for i in range(n):
+        row: list[Lead] = []
+        for j in range(n):
+            if i == j or not pos.tableau[i]:
+                row.append(NoLead.NONE)
+                continue
+            try:
+                got = resolve(pos, parse_move_text(f"t{i + 1}>t{j + 1}"))
+            except AmbiguousMoveError:
+                row.append(NoLead.AMBIGUOUS)
+                continue
+            row.append(got.card if got.card is not None else NoLead.AMBIGUOUS)
+        out.append(row)
+    return out
+
+
+def with_pile_emptied(pos: Position, pile: Pile) -> Position:
+    """`pos` with `pile` holding no card (not a real position: only for asking how the engine
+    refuses typed input from an empty pile)."""
+
+    def group(kind: PileKind) -> tuple[Cards, ...]:
+        return tuple(() if kind is pile.kind and i == pile.offset else cards
+                     for i, cards in enumerate(pos.piles_of(kind)))
+
+    return Position(profile=pos.profile, base=pos.base, foundations=pos.foundations,
+                    tableau=group(PileKind.COLUMN), reserve=group(PileKind.RESERVE),
+                    exposed=group(PileKind.EXPOSED), stock=pos.stock)
+
+
+def empty_source_refusals(start: Position, dests: list[Pile]) -> dict[str, list[RefusalKey]]:
+    """For typed ``SRC>DEST`` from an empty pile: engine.resolve's refusal for each pile and destination."""
+    out: dict[str, list[RefusalKey]] = {}
+    for pile in dests[1:]:
+        if pile.offset >= len(start.piles_of(pile.kind)):
+            continue
+        emptied = with_pile_emptied(start, pile)
+        row = []
+        for dest in dests:
+            try:
+                got = resolve(emptied, parse_move_text(f"{pile}>{dest}"))
+            except IllegalMoveError as exc:
+                row.append(refusal_key(exc.refusal))
+                continue
+            raise PracticeError(f"an empty {pile} should refuse, engine resolved {got}")
+        out[pile] = row
+    return out
+
+
+def no_such_pile_refusals(start: Position, dests: list[Pile]) -> dict[str, RefusalKey]:
+    """For typed input naming a pile this game lacks (t9, x3): the engine's refusal."""
+    out = {}
+    for kind in "trx":
+        for number in range(1, 100):
+            name = f"{kind}{number}"
+            if name not in dests:
+                why = refusal(start, Move(Card(0), Pile.parse(name)))
+                if why is None:
+                    raise PracticeError(f"the engine accepts a move to {name}")
+                out[name] = refusal_key(why)
+    return out
