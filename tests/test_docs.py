@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 import typer
 
-from agnes_teach.cli import app, load_commands
+from agnes_teach.cli import app
 
 REPO = Path(__file__).resolve().parent.parent
 README = (REPO / "README.md").read_text("utf-8")
@@ -35,7 +35,6 @@ def test_readme_examples_run(number: int, monkeypatch: pytest.MonkeyPatch) -> No
 
 
 def test_formats_describes_every_command() -> None:
-    load_commands()
     group = typer.main.get_command(app)
     missing = [name for name in group.commands if f"`agnes-teach {name}" not in FORMATS]
     assert missing == []

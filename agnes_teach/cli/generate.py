@@ -18,11 +18,13 @@ from ..generator.core import Puzzle
 from ..generator.output import puzzle_id, scenario_data, to_yaml, write_puzzles
 from ..generator.themes import unavailable
 from ..limits import MAX_GENERATE
-from ..profile import Profile, get_profile
+from ..profile import DEFAULT_PROFILE, Profile, get_profile
 from ..scenario import load_scenario, scenario_files
-from . import app, input_errors
+from ..survey import parse_deal_ranges
+from .errors import input_errors
 from .options import JsonOption, ParentsOption, ProfileOption, check_out
-from .solve import parse_deal_ranges
+
+app = typer.Typer()  # joined, without a name, into the root app of agnes_teach.cli
 
 if TYPE_CHECKING:
     ThemeName = str
@@ -46,7 +48,7 @@ def generate_command(
         int | None, typer.Option("--seed", help="Run seed: the same seed writes the same files (default: a "
                                  "random seed, printed and recorded in every file).")
     ] = None,
-    profile: ProfileOption = "bernauer",
+    profile: ProfileOption = DEFAULT_PROFILE,
     difficulty: Annotated[
         DifficultyName | None, typer.Option("--difficulty", help="Keep only puzzles of this rating.")
     ] = None,

@@ -18,7 +18,7 @@ from ..errors import InputError, Problem
 from ..limits import budget_seconds
 from ..scenario import load_scenario, parse_moves, scenario_files
 from ..yamlio import Locator
-from . import app, input_errors
+from .errors import input_errors
 from .options import (
     JsonOption,
     LangOption,
@@ -26,6 +26,8 @@ from .options import (
     PySolFCOption,
     chosen_position,
 )
+
+app = typer.Typer()  # joined, without a name, into the root app of agnes_teach.cli
 
 
 def dump_yaml(data: Any) -> str:

@@ -18,11 +18,13 @@ from ..engine import apply_move, apply_unchecked, legal_moves
 from ..keys import game_key
 from ..moves import Move
 from ..position import Position
+from ..registry import Verdict
 from . import compiled
 from .fast import FastState, Rules
 from .search import DepthFirst, Restarts, Search
 
-Status = Literal["won", "lost", "unknown"]
+# What `solve` decides about a position: won, lost or unknown (a registry.Verdict).
+Status = Verdict
 Engine = Literal["auto", "c", "python"]
 
 # States each of the interleaved searches expands before the next takes a turn.
@@ -175,7 +177,7 @@ def solve(
                 if result and not replays_to_win(pos, solution):
                     raise RuntimeError("internal error: the solver's win does not replay through the engine")
                 return SolveResult(
-                    "won" if result else "lost",
+                    Verdict.WON if result else Verdict.LOST,
                     solution,
                     sum(s.nodes for s in searches),
                     time.perf_counter() - start,
@@ -184,7 +186,7 @@ def solve(
         over_time = deadline is not None and time.perf_counter() > deadline
         stuck = all(getattr(s, "full", False) or gone for s, gone in zip(searches, dropped, strict=True))
         if (nodes is not None and spent >= nodes) or over_time or stuck:
-            return SolveResult("unknown", [], spent, time.perf_counter() - start)
+            return SolveResult(Verdict.UNKNOWN, [], spent, time.perf_counter() - start)
 
 
 def replays_to_win(pos: Position, solution: list[Move]) -> bool:
@@ -229,7 +231,7 @@ class FirstMoves:
     groups: list[MoveGroup] = field(default_factory=list)
 
     def winning_groups(self) -> list[MoveGroup]:
-        return [g for g in self.groups if g.status == "won"]
+        return [g for g in self.groups if g.status == Verdict.WON]
 
     def group_of(self, move: Move) -> MoveGroup | None:
         return next((g for g in self.groups if move in g.moves), None)
@@ -252,7 +254,8 @@ def first_move_verdicts(pos: Position, *, seconds: float | None = None, prune: b
             by_key[key] = group
             out.groups.append(group)
         group.moves.append(move)
-        {"won": out.winning, "lost": out.losing, "unknown": out.unknown}[group.status].append(move)
+        by_verdict = {Verdict.WON: out.winning, Verdict.LOST: out.losing, Verdict.UNKNOWN: out.unknown}
+        by_verdict[group.status].append(move)
     return out
 
 
