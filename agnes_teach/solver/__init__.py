@@ -122,18 +122,33 @@ def solve(
     start = time.perf_counter()
     deadline = start + seconds if seconds is not None else None
     rules = rules or Rules(pos)
+    use_c = _use_compiled(pos, rules, engine)
+    plan = [o if isinstance(o, Order) else Order(deal_first=o) for o in orders]
+    searches = _searches(pos, rules, plan, use_c, prune=prune, deal_timing=deal_timing,
+                         store_forced=store_forced, tight_lookahead=tight_lookahead,
+                         share_losses=share_losses)
+    return _interleave(pos, plan, searches, prune, nodes, deadline, start)
+
+
+def _use_compiled(pos: Position, rules: Rules, engine: Engine) -> bool:
+    """Does `engine` mean the compiled search for this position (RuntimeError if it cannot be had)?"""
     if engine == "c" and not compiled.AVAILABLE:
         raise RuntimeError("the compiled search is not built (install with a C compiler)")
     supported = compiled.supports(FastState(pos, rules))
     if engine == "c" and not supported:
         raise RuntimeError(f"the compiled search does not play {pos.profile.id} (use engine='python')")
     # "auto" falls back to the Python search for profiles the compiled core does not know (Sorel).
-    use_c = engine == "c" or (engine == "auto" and compiled.AVAILABLE and supported)
+    return engine == "c" or (engine == "auto" and compiled.AVAILABLE and supported)
+
+
+def _searches(
+    pos: Position, rules: Rules, plan: list[Order], use_c: bool, *, prune: bool, deal_timing: bool,
+    store_forced: bool, tight_lookahead: bool, share_losses: bool,
+) -> list[Restarts | Search]:
+    """One search per order of `plan`, all from `pos`, sharing one table of lost states."""
     kind: type[DepthFirst] | type[compiled.CompiledDepthFirst] = (
         compiled.CompiledDepthFirst if use_c else DepthFirst
     )
-    plan = [o if isinstance(o, Order) else Order(deal_first=o) for o in orders]
-
     # States one search proves lost, the others skip (search.py, "Shared losses").
     lost: object | None = None
     if share_losses and prune:
@@ -149,6 +164,12 @@ def solve(
     searches = [Restarts(partial(make, o), FastState(pos, rules)) if o.restarts else make(o) for o in plan]
     if not searches:
         raise ValueError("solve needs at least one search order")
+    return searches
+
+
+def _interleave(pos: Position, plan: list[Order], searches: list[Restarts | Search], prune: bool,
+                nodes: int | None, deadline: float | None, start: float) -> SolveResult:
+    """Run the searches side by side, SLICE states at a time each, until one decides or the budget ends."""
     # A restricted search that ends without a win proves nothing: it just drops out.
     dropped = [False] * len(plan)
     limit = 0
