@@ -13,9 +13,9 @@ from pathlib import Path
 from typing import Any
 
 from . import checker, engine, yamlio
-from . import hint as hints
 from .deal import deal as _deal
 from .errors import InputError
+from .hint import DEFAULT_SECONDS, Hint, fair_hint, full_hint
 from .moves import Move, MoveSyntaxError, parse_move_text
 from .position import Position
 from .position import parse_position as _parse_position
@@ -97,8 +97,8 @@ def check(
     return checker.check_scenario(sc, lang=lang, extra_solution=extra, budget=budget)
 
 
-def hint(pos: Position, *, fair: int | None = None, seconds: float = hints.DEFAULT_SECONDS) -> hints.Hint:
+def hint(pos: Position, *, fair: int | None = None, seconds: float = DEFAULT_SECONDS) -> Hint:
     """Each legal first move with its verdict and the best one (``fair=K``: the stock order unknown)."""
     if fair is not None:
-        return hints.fair_hint(pos, fair)
-    return hints.full_hint(pos, seconds=seconds)
+        return fair_hint(pos, fair)
+    return full_hint(pos, seconds=seconds)

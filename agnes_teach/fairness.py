@@ -30,6 +30,7 @@ from .cards import Card
 from .engine import apply_unchecked, legal_moves
 from .moves import Move
 from .position import Position
+from .registry import Verdict
 from .solver import solve
 
 EXHAUSTIVE_LIMIT = 720  # 6 hidden cards: every order is re-solved
@@ -127,7 +128,7 @@ def status_claim(move: Move | None, want: str, nodes: int = NODES) -> Claim:
     def claim(pos: Position) -> bool | None:
         here = apply_unchecked(pos, move) if move is not None else pos
         status = solve(here, nodes=nodes).status
-        return None if status == "unknown" else status == want
+        return None if status == Verdict.UNKNOWN else status == want
 
     return claim
 
@@ -139,9 +140,9 @@ def key_move_claim(key: Move, nodes: int = NODES) -> Claim:
         undecided = False
         for move in legal_moves(pos):
             status = solve(apply_unchecked(pos, move), nodes=nodes).status
-            if status == "unknown":
+            if status == Verdict.UNKNOWN:
                 undecided = True
-            elif (status == "won") != (move == key):
+            elif (status == Verdict.WON) != (move == key):
                 return False
         return None if undecided else True
 

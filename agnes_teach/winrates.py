@@ -17,10 +17,12 @@ from typing import Any
 import yaml
 
 from .errors import InputError
+from .registry import Verdict
 from .stats import wilson
 
 WIN_RATES = "data/win_rates.yaml"
-FIELDS = ("deals", "won", "lost", "unknown", "budget_seconds", "results", "command")
+FIELDS = ("deals", Verdict.WON.value, Verdict.LOST.value, Verdict.UNKNOWN.value, "budget_seconds", "results",
+          "command")
 PASS_FIELDS = ("budget_seconds", "command")
 
 
@@ -103,8 +105,8 @@ def parse_win_rates(text: str, source: str = WIN_RATES) -> dict[str, WinRate]:
             raise InputError(f"{source}: profile {profile}: retries is not a list")
         passes = (first, *(_survey_pass(f"{source}: profile {profile}, retry {i}", r)
                            for i, r in enumerate(retries, 1)))
-        rate = WinRate(profile, str(entry["deals"]), int(entry["won"]), int(entry["lost"]),
-                       int(entry["unknown"]), passes, str(entry["results"]))
+        rate = WinRate(profile, str(entry["deals"]), int(entry[Verdict.WON]), int(entry[Verdict.LOST]),
+                       int(entry[Verdict.UNKNOWN]), passes, str(entry["results"]))
         if rate.total == 0:
             raise InputError(f"{source}: profile {profile} counts no deal")
         out[profile] = rate

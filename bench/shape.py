@@ -32,7 +32,7 @@ LONG_FUNCTION = 60  # lines; a longer function should be split where a name says
 # matching prefix decides (a package name covers its modules).
 LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("base", ("errors", "registry", "cards", "piles", "yamlio", "stats", "outputs", "version")),
-    ("data", ("shapes", "fields", "schema_errors", "profile", "moves", "position", "keys", "scenario", "deal",
+    ("data", ("shapes", "fields", "validation", "profile", "moves", "position", "keys", "scenario", "deal",
               "pysolfc", "deckfile", "limits", "winrates")),
     ("rules", ("board", "predicates", "engine")),
     ("analysis", ("i18n", "solver", "graph", "fairness", "hint", "tagger", "checker", "practice", "survey")),

@@ -28,12 +28,12 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from agnes_teach.cli.solve import parse_deal_ranges
 from agnes_teach.deal import deal
 from agnes_teach.profile import get_profile
 from agnes_teach.solver import replays_to_win, solve
 from agnes_teach.solver.compiled import CompiledDepthFirst
 from agnes_teach.solver.fast import FastState
+from agnes_teach.survey import parse_deal_ranges
 
 
 def measure(number: int, profile_id: str, states: int, known: dict[str, Any] | None) -> dict[str, Any]:

@@ -109,8 +109,8 @@ def fresh_rows(count: int, fresh_seed: int, playouts: int, seed: int, max_second
 def mined_rows(count: int, deals: str, playouts: int, seed: int, max_seconds: float,
                themes: list[str]) -> tuple[list[Row], dict[str, float]]:
     from agnes_teach.cli.generate import band_picker
-    from agnes_teach.cli.solve import parse_deal_ranges
     from agnes_teach.generator.mining import mine
+    from agnes_teach.survey import parse_deal_ranges
 
     rows: list[Row] = []
     rates: dict[str, float] = {}

@@ -27,7 +27,7 @@ import typer.testing
 import yaml
 from typer.testing import CliRunner
 
-from agnes_teach.cli import load_commands
+from agnes_teach.cli import app
 
 REPO = Path(__file__).resolve().parent.parent
 Choose = Callable[[int], int]
@@ -171,7 +171,7 @@ def cli_command() -> Any:
     if not _command:
         from typer.main import get_command
 
-        _command.append(get_command(load_commands()))
+        _command.append(get_command(app))
     return _command[0]
 
 
@@ -185,6 +185,6 @@ def run_command(command: str, path: Path, out_dir: Path, budget: float = 0.05) -
     }[command]
     # typer's runner, handed the command built once: the same entry point, 100 ms less per run.
     with mock.patch.object(typer.testing, "_get_command", lambda _app: cli_command()):
-        result = _runner.invoke(load_commands(), args)
+        result = _runner.invoke(app, args)
     escaped = result.exception if not isinstance(result.exception, SystemExit) else None
     return Outcome(command, result.exit_code, escaped, result.stderr)

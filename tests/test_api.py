@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import json
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -15,6 +18,28 @@ def test_the_top_level_names() -> None:
     for name in ("deal", "parse_position", "legal_moves", "apply_move", "solve", "check", "hint",
                  "pysolfc_deal", "Position", "Move", "InputError", "IllegalMoveError", "__version__"):
         assert hasattr(at, name), name
+
+
+def _modules_loaded_by(code: str) -> set[str]:
+    """The project's modules a fresh interpreter has loaded after running `code`."""
+    script = f"import sys; {code}; print(__import__('json').dumps(sorted(sys.modules)))"
+    out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True).stdout
+    return {name for name in json.loads(out) if name.split(".")[0] == "agnes_teach"}
+
+
+def test_one_module_loads_without_the_api() -> None:
+    # The API's names load on first use: the cards module needs only the package and errors.
+    assert _modules_loaded_by("import agnes_teach.cards") == {"agnes_teach", "agnes_teach.cards",
+                                                               "agnes_teach.errors"}
+
+
+def test_the_api_loads_on_first_use_and_keeps_its_names() -> None:
+    # deal.py and hint.py share their names with API functions: loaded first, they must not hide them.
+    code = ("import agnes_teach.deal, agnes_teach.hint, agnes_teach as at; from agnes_teach import Move; "
+            "assert callable(at.deal) and callable(at.hint) and at.deal(1).profile.id == 'bernauer'; "
+            "assert {'deal', 'solve', 'Move'} <= set(dir(at))")
+    assert "agnes_teach.api" in _modules_loaded_by(code)
+    assert "agnes_teach.api" not in _modules_loaded_by("import agnes_teach")
 
 
 def test_reprs_are_short_and_use_card_symbols() -> None:

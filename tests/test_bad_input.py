@@ -22,7 +22,6 @@ from typer.testing import CliRunner
 
 from agnes_teach.checker import check_scenario
 from agnes_teach.cli import app
-from agnes_teach.cli import play as _play  # noqa: F401  (registers deal, moves, check)
 from agnes_teach.errors import InputError
 from agnes_teach.scenario import scenario_from_data
 from agnes_teach.yamlio import loads

@@ -22,12 +22,11 @@ import typer
 from typer.testing import CliRunner
 
 from agnes_teach import __version__, i18n
-from agnes_teach.cli import app, load_commands
+from agnes_teach.cli import app
 from agnes_teach.profile import profile_ids
 
 REPO = Path(__file__).resolve().parent.parent
 runner = CliRunner()
-load_commands()
 GROUP: Any = typer.main.get_command(app)
 COMMANDS = sorted(GROUP.commands)
 
@@ -106,7 +105,10 @@ def test_out_comes_with_parents(name: str) -> None:
 def _declared_options() -> dict[str, dict[str, str]]:
     """Option name -> command -> the type its function declares (None stripped)."""
     out: dict[str, dict[str, str]] = {}
-    for info in app.registered_commands:
+    # Each command group is its own Typer, joined into `app` without a name.
+    commands = [info for group in app.registered_groups if group.typer_instance is not None
+                for info in group.typer_instance.registered_commands]
+    for info in commands:
         assert info.callback is not None
         callback = inspect.unwrap(info.callback)
         hints = typing.get_type_hints(callback, include_extras=True)

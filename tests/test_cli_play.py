@@ -15,7 +15,6 @@ import yaml
 from typer.testing import CliRunner
 
 from agnes_teach.cli import app
-from agnes_teach.cli import play as _play  # noqa: F401  (registers deal, moves, check)
 from agnes_teach.deal import deal
 from agnes_teach.profile import get_profile
 

@@ -15,7 +15,7 @@ import pytest
 import typer
 import yaml
 
-from agnes_teach.cli import app, load_commands
+from agnes_teach.cli import app
 
 REPO = Path(__file__).resolve().parent.parent
 DOCS = REPO / "docs"
@@ -28,7 +28,6 @@ README_MAX_LINES = 250
 
 
 def _command_names() -> list[str]:
-    load_commands()
     return sorted(typer.main.get_command(app).commands)
 
 

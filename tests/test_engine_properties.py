@@ -24,7 +24,6 @@ from typer.testing import CliRunner
 
 from agnes_teach.cards import Card
 from agnes_teach.cli import app
-from agnes_teach.cli import play as _play  # noqa: F401  (registers deal, moves, check)
 from agnes_teach.deal import MAX_SEED, deal
 from agnes_teach.engine import apply_move, legal_moves, legal_moves_by_refusal, refusal
 from agnes_teach.moves import Move

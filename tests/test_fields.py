@@ -25,8 +25,6 @@ from typer.testing import CliRunner
 from agnes_teach.cards import CardError, parse_card
 from agnes_teach.checker import check_scenario
 from agnes_teach.cli import app
-from agnes_teach.cli import play as _play  # noqa: F401  (registers check)
-from agnes_teach.cli import schema as _schema  # noqa: F401  (registers schema)
 from agnes_teach.cli.schema import schema_text
 from agnes_teach.errors import InputError
 from agnes_teach.fields import file_schema

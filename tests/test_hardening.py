@@ -21,10 +21,8 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
+from agnes_teach import survey
 from agnes_teach.cli import app
-from agnes_teach.cli import play as _play  # noqa: F401  (registers deal, moves, check)
-from agnes_teach.cli import render as _render  # noqa: F401  (registers sheet)
-from agnes_teach.cli import solve as solve_cli
 from agnes_teach.limits import MAX_MOVES, MAX_PROBLEMS_SHOWN, max_workers
 
 REPO = Path(__file__).resolve().parent.parent
@@ -64,10 +62,10 @@ def test_survey_budget_is_finite_too(tmp_path: Path) -> None:
 
 def test_the_widest_deal_range_is_counted_not_listed() -> None:
     started = time.monotonic()
-    wanted = solve_cli.parse_deal_ranges("0-2147483647")
+    wanted = survey.parse_deal_ranges("0-2147483647")
     assert len(wanted) == 2**31 and 2147483647 in wanted and -1 not in wanted
     assert time.monotonic() - started < 1
-    overlapping = solve_cli.parse_deal_ranges("5-9,1-3,4,8-12")
+    overlapping = survey.parse_deal_ranges("5-9,1-3,4,8-12")
     assert overlapping.ranges == [(1, 12)] and len(overlapping) == 12
 
 
@@ -271,15 +269,14 @@ def test_a_cut_off_last_survey_line_is_dropped_without_reading_the_file_whole(tm
     path = tmp_path / "s.jsonl"
     whole = b'{"deal": 1}\n' * 10_000
     path.write_bytes(whole + tail)
-    solve_cli.drop_cut_off_line(path)
+    survey.drop_cut_off_line(path)
     assert path.read_bytes() == whole
     path.write_bytes(tail)
-    solve_cli.drop_cut_off_line(path)
+    survey.drop_cut_off_line(path)
     assert path.read_bytes() == b""
 
 
 def test_generate_count_is_bounded(tmp_path: Path) -> None:
-    from agnes_teach.cli import generate as _generate  # noqa: F401  (registers generate)
     from agnes_teach.limits import MAX_GENERATE
 
     code, _, err = run("generate", "--theme", "tableau.empty", "--count", str(MAX_GENERATE + 1),
@@ -288,7 +285,6 @@ def test_generate_count_is_bounded(tmp_path: Path) -> None:
 
 
 def test_hint_is_bounded_too() -> None:
-    from agnes_teach.cli import hint as _hint  # noqa: F401  (registers hint)
     from agnes_teach.limits import MAX_FAIR_ORDERS, MAX_FAIR_STATES
 
     for args, words in [(["--fair", "5", "--workers", str(max_workers() + 1)], "--workers must be 1 to"),

@@ -11,7 +11,7 @@ from _solver_util import LOST_POSITION
 from typer.testing import CliRunner
 
 from agnes_teach import i18n
-from agnes_teach.cli import load_commands
+from agnes_teach.cli import app
 from agnes_teach.hint import REASONS, fair_hint, full_hint
 from agnes_teach.moves import parse_move_text
 from agnes_teach.position import parse_position
@@ -19,7 +19,6 @@ from agnes_teach.scenario import load_scenario
 from agnes_teach.yamlio import load_file
 
 REPO = Path(__file__).resolve().parent.parent
-app = load_commands()
 runner = CliRunner()
 # Fixed copies of two puzzles of the earlier library (a key move; a face-down stock).
 OPEN_KEY = REPO / "tests/hint_positions/tableau-wrap-s104-001.yaml"

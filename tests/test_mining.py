@@ -9,7 +9,6 @@ from pathlib import Path
 import pytest
 
 from agnes_teach.cli import app
-from agnes_teach.cli import generate as _generate  # noqa: F401  (registers the command)
 from agnes_teach.deal import deal
 from agnes_teach.engine import apply_move
 from agnes_teach.generator.core import Tally

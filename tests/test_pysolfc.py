@@ -10,7 +10,7 @@ import yaml
 from typer.testing import CliRunner
 
 from agnes_teach.cards import card_name, parse_card
-from agnes_teach.cli import load_commands
+from agnes_teach.cli import app
 from agnes_teach.engine import DEAL_MOVE, apply_move
 from agnes_teach.errors import InputError
 from agnes_teach.position import parse_position
@@ -19,7 +19,6 @@ from agnes_teach.pysolfc import dealing_order, parse_game_number, pysolfc_deal
 
 GOLDEN = yaml.safe_load((Path(__file__).parent / "golden" / "pysolfc-layouts.yaml").read_text("utf-8"))
 runner = CliRunner()
-app = load_commands()
 
 
 def _names(pile: tuple[int, ...]) -> str:

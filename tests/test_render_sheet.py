@@ -11,8 +11,6 @@ from _render_util import DEMO, pdf_pages, weasyprint_warnings
 from typer.testing import CliRunner
 
 from agnes_teach.cli import app
-from agnes_teach.cli import play as _play  # noqa: F401  (registers the commands)
-from agnes_teach.cli import render as _render  # noqa: F401
 from agnes_teach.render.sheet import build_sheet, load_items, sheet_html
 from agnes_teach.scenario import load_scenario
 

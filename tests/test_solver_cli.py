@@ -9,13 +9,13 @@ from pathlib import Path
 from _solver_util import LOST_POSITION
 from typer.testing import CliRunner
 
+from agnes_teach import survey
 from agnes_teach.cli import app
-from agnes_teach.cli import play as _play  # noqa: F401  (registers deal, moves, check)
-from agnes_teach.cli import solve as solve_cli
 from agnes_teach.deal import deal
 from agnes_teach.engine import apply_move
 from agnes_teach.moves import parse_move_text
 from agnes_teach.profile import get_profile
+from agnes_teach.stats import wilson
 
 runner = CliRunner()
 
@@ -143,7 +143,7 @@ def test_survey_retry_unknown_appends_and_the_last_line_counts(tmp_path: Path) -
     read = runner.invoke(app, ["survey", "--deals", "3,5,7", "--retry-unknown", "--out", str(out)])
     assert read.exit_code == 0 and len(_lines(out)) == 5
     assert "3 deals" in read.stdout and "retried 0 deals" in read.stdout
-    assert solve_cli.read_survey(out, "bernauer") == {r["deal"]: r["status"] for r in rows}
+    assert survey.read_survey(out, "bernauer") == {r["deal"]: r["status"] for r in rows}
 
 
 def test_survey_retry_only_touches_unknown_deals_of_the_range(tmp_path: Path) -> None:
@@ -176,15 +176,15 @@ def test_survey_bad_input_exits_2(tmp_path: Path) -> None:
 
 
 def test_wilson_interval_matches_known_values() -> None:
-    low, high = solve_cli.wilson(81, 100)
+    low, high = wilson(81, 100)
     # 81/100 at 95% (worked by hand): centre 0.8292/1.0384 = 0.7985, half-width 0.0763.
     assert math.isclose(low, 0.7222, abs_tol=5e-4) and math.isclose(high, 0.8749, abs_tol=5e-4)
-    assert solve_cli.wilson(0, 0) == (0.0, 1.0)
-    assert math.isclose(solve_cli.wilson(10, 10)[1], 1.0)
+    assert wilson(0, 0) == (0.0, 1.0)
+    assert math.isclose(wilson(10, 10)[1], 1.0)
 
 
 def test_deal_ranges() -> None:
-    assert list(solve_cli.parse_deal_ranges("1-3,7,5-6")) == [1, 2, 3, 5, 6, 7]
+    assert list(survey.parse_deal_ranges("1-3,7,5-6")) == [1, 2, 3, 5, 6, 7]
 
 
 def test_survey_with_the_restricted_split_search_records_it(tmp_path: Path) -> None:

@@ -8,14 +8,13 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from agnes_teach.cli import app, load_commands
+from agnes_teach.cli import app
 
 ROOT = Path(__file__).resolve().parent.parent
 SOREL_PUZZLES = ROOT / "puzzles" / "sorel"  # mined from real Sorel deals; each passes check --teach
 # Hand-made illustrations of Sorel's own rules (random play wins them: not puzzles that teach).
 SOREL_EXAMPLES = Path(__file__).parent / "sorel_examples"
 runner = CliRunner()
-load_commands()
 
 
 def _data(path: Path) -> dict:

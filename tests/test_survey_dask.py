@@ -17,8 +17,8 @@ from typing import Any
 import pytest
 from typer.testing import CliRunner
 
+from agnes_teach import survey
 from agnes_teach.cli import app
-from agnes_teach.cli import solve as solve_cli
 from agnes_teach.cli.cluster import run_on_cluster
 
 distributed = pytest.importorskip("distributed")
@@ -79,13 +79,13 @@ def test_cluster_retry_unknown_gives_the_local_file(tmp_path: Path, cluster: Any
     assert json.loads(result.stdout)["retried"] == 4 and json.loads(result.stdout)["deals"] == 6
 
 
-def _die_once(job: tuple[Path, solve_cli.SurveyJob]) -> dict[str, Any]:
+def _die_once(job: tuple[Path, survey.SurveyJob]) -> dict[str, Any]:
     """Solve the job, but kill the worker process the first time deal 2 is met."""
     marker, inner = job
     if inner[0] == 2 and not marker.exists():
         marker.write_text("died", "utf-8")
         os._exit(1)
-    return solve_cli._solve_deal(inner)
+    return survey.solve_deal(inner)
 
 
 def test_a_worker_that_dies_loses_no_deal(tmp_path: Path, cluster: Any) -> None:
@@ -95,7 +95,7 @@ def test_a_worker_that_dies_loses_no_deal(tmp_path: Path, cluster: Any) -> None:
         rows = list(run_on_cluster(client, jobs, _die_once))
     assert marker.exists()  # a worker really died
     assert sorted(r["deal"] for r in rows) == [1, 2, 3]
-    local = [solve_cli._solve_deal(job) for _, job in jobs]
+    local = [survey.solve_deal(job) for _, job in jobs]
     strip = [{k: v for k, v in r.items() if k != "seconds"} for r in local]
     assert sorted(({k: v for k, v in r.items() if k != "seconds"} for r in rows),
                   key=lambda r: r["deal"]) == strip

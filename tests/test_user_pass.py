@@ -20,8 +20,6 @@ from typer.testing import CliRunner
 from agnes_teach import i18n
 from agnes_teach.cards import parse_card
 from agnes_teach.cli import app
-from agnes_teach.cli import generate as _generate  # noqa: F401  (registers generate)
-from agnes_teach.cli import play as _play  # noqa: F401  (registers deal, moves, check)
 from agnes_teach.engine import refusal
 from agnes_teach.moves import Move
 from agnes_teach.position import parse_position

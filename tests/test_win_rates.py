@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from agnes_teach.cli.solve import parse_deal_ranges, read_survey
 from agnes_teach.errors import InputError
+from agnes_teach.survey import parse_deal_ranges, read_survey
 from agnes_teach.winrates import _table, parse_win_rates, wilson, win_rate, win_rates
 
 ROOT = Path(__file__).resolve().parent.parent

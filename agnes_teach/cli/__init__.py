@@ -1,27 +1,25 @@
 """The ``agnes-teach`` command line (formats.md, "The command line").
 
-Each command lives in a module of this package and registers itself on
-``app``.  Bad input never shows a traceback: commands raise InputError, and
-``input_errors`` prints every problem on stderr and exits 2.
+Each command group is a module of this package with its own Typer ``app``;
+the root ``app`` here joins them with ``add_typer`` (no name: their commands
+sit at the top level, in the order --help lists them).  Bad input never shows
+a traceback: commands raise InputError, and ``errors.input_errors`` prints
+every problem on stderr and exits 2.
 """
 
 from __future__ import annotations
 
 import contextlib
-import functools
-import importlib
 import os
 import signal
 import sys
-from collections.abc import Callable
-from typing import Annotated, ParamSpec, TypeVar
+from typing import Annotated
 
 import typer
 
 from .. import __version__
-from ..errors import InputError
-from ..limits import MAX_PROBLEMS_SHOWN
 from ..outputs import Interrupted, remove_pending, stop_children, stop_gracefully
+from . import generate, hint, play, render, schema, solve
 
 app = typer.Typer(
     name="agnes-teach",
@@ -36,8 +34,13 @@ app = typer.Typer(
     context_settings={"help_option_names": ["-h", "--help"]},
 )
 
-# Every module that registers commands on `app`, in the order --help lists them.
-COMMAND_MODULES = ("play", "solve", "hint", "generate", "render", "schema")
+# The command groups, each its own Typer, in the order --help lists their commands.
+app.add_typer(play.app)  # deal, moves, check
+app.add_typer(solve.app)  # solve, survey
+app.add_typer(hint.app)
+app.add_typer(generate.app)
+app.add_typer(render.app)  # sheet, guide, demo
+app.add_typer(schema.app)
 
 
 def _print_version(value: bool) -> None:
@@ -54,40 +57,6 @@ def _root(
     ] = False,
 ) -> None:
     """The options that come before the command name."""
-
-
-def load_commands() -> typer.Typer:
-    """Import every command module (each registers its commands on `app`) and return `app`."""
-    for name in COMMAND_MODULES:
-        importlib.import_module(f"{__name__}.{name}")
-    return app
-
-P = ParamSpec("P")
-R = TypeVar("R")
-
-
-def report(exc: InputError) -> None:
-    """Print an InputError's problems on stderr: at most MAX_PROBLEMS_SHOWN, then how many more."""
-    shown = exc.problems[:MAX_PROBLEMS_SHOWN]
-    for problem in shown:
-        print(f"agnes-teach: {problem}", file=sys.stderr)
-    rest = len(exc.problems) - len(shown)
-    if rest:
-        print(f"agnes-teach: ... and {rest} more problems (fix these first)", file=sys.stderr)
-
-
-def input_errors(func: Callable[P, R]) -> Callable[P, R]:
-    """Turn InputError into a clear message on stderr and exit code 2."""
-
-    @functools.wraps(func)
-    def wrapper(*args: P.args, **kwargs: P.kwargs) -> R:
-        try:
-            return func(*args, **kwargs)
-        except InputError as exc:
-            report(exc)
-            raise typer.Exit(2) from None
-
-    return wrapper
 
 
 def _on_stop_signal(signum: int, frame: object) -> None:
@@ -111,4 +80,4 @@ def main() -> None:
     for stream in (sys.stdout, sys.stderr):
         with contextlib.suppress(AttributeError, ValueError):
             stream.reconfigure(errors="backslashreplace")  # type: ignore[union-attr]
-    load_commands()()
+    app()

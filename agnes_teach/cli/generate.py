@@ -18,11 +18,13 @@ from ..generator.core import Puzzle
 from ..generator.output import puzzle_id, scenario_data, to_yaml, write_puzzles
 from ..generator.themes import unavailable
 from ..limits import MAX_GENERATE
-from ..profile import Profile, get_profile
+from ..profile import DEFAULT_PROFILE, Profile, get_profile
 from ..scenario import load_scenario, scenario_files
-from . import app, input_errors
+from ..survey import DealRanges, parse_deal_ranges
+from .errors import input_errors
 from .options import JsonOption, ParentsOption, ProfileOption, check_out
-from .solve import parse_deal_ranges
+
+app = typer.Typer()  # joined, without a name, into the root app of agnes_teach.cli
 
 if TYPE_CHECKING:
     ThemeName = str
@@ -46,7 +48,7 @@ def generate_command(
         int | None, typer.Option("--seed", help="Run seed: the same seed writes the same files (default: a "
                                  "random seed, printed and recorded in every file).")
     ] = None,
-    profile: ProfileOption = "bernauer",
+    profile: ProfileOption = DEFAULT_PROFILE,
     difficulty: Annotated[
         DifficultyName | None, typer.Option("--difficulty", help="Keep only puzzles of this rating.")
     ] = None,
@@ -105,6 +107,29 @@ def generate_command(
     deal_numbers = parse_deal_ranges(deals) if source == "deals" else None
     task = str(task) if task is not None else None
     difficulty = str(difficulty) if difficulty is not None else None
+    _check_request(theme, task, difficulty, count)
+    seed = _run_seed(seed, source)
+    if max_seconds <= 0:
+        raise InputError("--max-seconds must be more than 0")
+    # Refuse an unusable --out before the (slow) search, not after it.
+    if out.exists() and not out.is_dir():
+        raise InputError(Problem("is a file; --out needs a folder", str(out)))
+    check_out(out, parents)
+    chosen = get_profile(profile)
+    why = unavailable(theme, chosen, source)
+    if why is not None:
+        raise InputError(why)
+    taken = _avoided_keys(avoid)
+    puzzles = _find_puzzles(theme, count, seed, chosen, difficulty, task, taken, max_seconds, teach,
+                            deal_numbers)
+    if len(puzzles) < count:
+        raise _too_few(len(puzzles), count, theme, task, difficulty, teach, max_seconds,
+                       deals if deal_numbers is not None else None)
+    _write(puzzles, seed, out, as_json)
+
+
+def _check_request(theme: str, task: str | None, difficulty: str | None, count: int) -> None:
+    """The theme, task, difficulty and count asked for exist and go together."""
     if theme not in THEMES:
         raise InputError(f"unknown theme {theme!r} (themes: {', '.join(theme_ids())})")
     if task is not None and task not in TASKS:
@@ -116,6 +141,10 @@ def generate_command(
         raise InputError(f"unknown difficulty {difficulty!r} (one of: {', '.join(DIFFICULTIES)})")
     if not 1 <= count <= MAX_GENERATE:
         raise InputError(f"--count must be 1 to {MAX_GENERATE} (at most {MAX_GENERATE} puzzles per run)")
+
+
+def _run_seed(seed: int | None, source: str) -> int:
+    """--seed, or the seed a run without one uses: 0 for mined puzzles, else a random one (printed)."""
     if seed is None and source == "deals":
         seed = 0  # a mined puzzle depends on its deal alone
     if seed is None:
@@ -125,21 +154,22 @@ def generate_command(
         print(f"seed {seed} (pass --seed {seed} to write the same files again)", file=sys.stderr)
     if seed < 0:
         raise InputError("--seed must be 0 or more")
-    if max_seconds <= 0:
-        raise InputError("--max-seconds must be more than 0")
-    # Refuse an unusable --out before the (slow) search, not after it.
-    if out.exists() and not out.is_dir():
-        raise InputError(Problem("is a file; --out needs a folder", str(out)))
-    check_out(out, parents)
-    chosen = get_profile(profile)
-    why = unavailable(theme, chosen, source)
-    if why is not None:
-        raise InputError(why)
+    return seed
+
+
+def _avoided_keys(avoid: list[Path] | None) -> set[str]:
+    """The puzzle keys (equal up to symmetry) of the scenarios of --avoid."""
     taken: set[str] = set()
     if avoid:
         for f in scenario_files([str(a) for a in avoid]):
             taken.add(puzzle_key(load_scenario(f).position))
+    return taken
 
+
+def _find_puzzles(theme: str, count: int, seed: int, profile: Profile, difficulty: str | None,
+                  task: str | None, taken: set[str], max_seconds: float, teach: bool,
+                  deal_numbers: DealRanges | None) -> list[Puzzle]:
+    """Build (or, with deal numbers, mine) the puzzles, with a progress bar on stderr."""
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
     columns = (TextColumn(f"{theme}"), BarColumn(), MofNCompleteColumn(),
@@ -155,23 +185,29 @@ def generate_command(
             bar.update(job, completed=found, tried=tried)
 
         if deal_numbers is None:
-            puzzles = generate(theme, count, seed, chosen, difficulty=difficulty, task=task, avoid=taken,
-                               max_seconds=max_seconds, teach=teach, progress=show)
-        else:
-            puzzles = _mine(theme, count, deal_numbers, chosen, difficulty, task, taken, max_seconds,
-                            lambda deal, tried, found: bar.update(job, completed=found, tried=tried,
-                                                                 deal=deal))
-    if len(puzzles) < count:
-        asked = " ".join(x for x in (f"--task {task}" if task else "", f"--difficulty {difficulty}"
-                                     if difficulty else "", "--teach" if teach else "") if x)
-        asked = f" with {asked}" if asked else ""
-        if deal_numbers is not None:
-            raise InputError(f"only {len(puzzles)} of {count} puzzles for {theme}{asked} were mined from "
-                             f"deals {deals} within {max_seconds:g} s; nothing was written (try more "
-                             "--deals, a smaller --count, or a larger --max-seconds)")
-        raise InputError(f"only {len(puzzles)} of {count} puzzles for {theme}{asked} "
-                         f"were found and proved within {max_seconds:g} s or the attempt limit; nothing was "
-                         "written (try another --seed, a smaller --count, or a larger --max-seconds)")
+            return generate(theme, count, seed, profile, difficulty=difficulty, task=task, avoid=taken,
+                            max_seconds=max_seconds, teach=teach, progress=show)
+        return _mine(theme, count, deal_numbers, profile, difficulty, task, taken, max_seconds,
+                     lambda deal, tried, found: bar.update(job, completed=found, tried=tried, deal=deal))
+
+
+def _too_few(found: int, count: int, theme: str, task: str | None, difficulty: str | None, teach: bool,
+             max_seconds: float, deals: str | None) -> InputError:
+    """The error of a run that found fewer puzzles than --count (`deals`: the --deals mined)."""
+    asked = " ".join(x for x in (f"--task {task}" if task else "", f"--difficulty {difficulty}"
+                                 if difficulty else "", "--teach" if teach else "") if x)
+    asked = f" with {asked}" if asked else ""
+    if deals is not None:
+        return InputError(f"only {found} of {count} puzzles for {theme}{asked} were mined from "
+                          f"deals {deals} within {max_seconds:g} s; nothing was written (try more "
+                          "--deals, a smaller --count, or a larger --max-seconds)")
+    return InputError(f"only {found} of {count} puzzles for {theme}{asked} "
+                      f"were found and proved within {max_seconds:g} s or the attempt limit; nothing was "
+                      "written (try another --seed, a smaller --count, or a larger --max-seconds)")
+
+
+def _write(puzzles: list[Puzzle], seed: int, out: Path, as_json: bool) -> None:
+    """Write the puzzles' scenario files into `out` (all or none) and say so."""
     files = []
     for number, puzzle in enumerate(puzzles, start=1):
         text = to_yaml(scenario_data(puzzle, seed, number))

@@ -15,8 +15,9 @@ from .. import i18n
 from ..errors import InputError
 from ..hint import DEFAULT_FAIR_STATES, DEFAULT_SECONDS, Hint, fair_hint, full_hint
 from ..limits import MAX_FAIR_ORDERS, MAX_FAIR_STATES, max_workers
+from ..registry import Verdict
 from ..scenario import load_scenario
-from . import app, input_errors
+from .errors import input_errors
 from .options import (
     DealOption,
     JsonOption,
@@ -27,6 +28,8 @@ from .options import (
     check_budget,
     chosen_position,
 )
+
+app = typer.Typer()  # joined, without a name, into the root app of agnes_teach.cli
 
 
 @app.command("hint")
@@ -114,8 +117,8 @@ def render_hint(hint: Hint, lang: str) -> str:
     t = i18n.text
     lines = [t(lang, "hint", MODE_LINES[hint.mode], hidden=hint.hidden,
                n=hint.moves[0].of if hint.moves and hint.moves[0].of is not None else 0)]
-    words = {"won": t(lang, "hint", "keeps the win"), "lost": t(lang, "hint", "loses"),
-             "unknown": t(lang, "hint", "undecided")}
+    words = {Verdict.WON: t(lang, "hint", "keeps the win"), Verdict.LOST: t(lang, "hint", "loses"),
+             Verdict.UNKNOWN: t(lang, "hint", "undecided")}
     width = max((len(str(m.move)) for m in hint.moves), default=0)
     for m in hint.moves:
         mark = "*" if hint.best is not None and m.move == hint.best.move else " "

@@ -10,14 +10,14 @@ from typing import Annotated
 import typer
 
 from .. import i18n
-from ..checker import DEFAULT_BUDGET, check_scenario
+from ..checker import DEFAULT_BUDGET, CheckResult, check_scenario
 from ..deal import MAX_SEED
 from ..engine import legal_moves
 from ..errors import InputError, Problem
 from ..limits import budget_seconds
-from ..scenario import load_scenario, parse_moves, scenario_files
+from ..scenario import Scenario, load_scenario, parse_moves, scenario_files
 from ..yamlio import Locator, dump_yaml
-from . import app, input_errors
+from .errors import input_errors
 from .options import (
     JsonOption,
     LangOption,
@@ -25,6 +25,8 @@ from .options import (
     PySolFCOption,
     chosen_position,
 )
+
+app = typer.Typer()  # joined, without a name, into the root app of agnes_teach.cli
 
 
 # ignore_unknown_options: "deal -1" reaches the range check below instead of being
@@ -101,6 +103,23 @@ def check_command(
     files = scenario_files(paths)
     if not files:
         raise InputError(Problem("no scenario files (*.yaml) found", " ".join(paths)))
+    scenarios = _load_every_scenario(files)
+    results = []
+    show = sys.stderr.isatty() and not as_json
+    for sc in scenarios:
+        if show:
+            print(f"checking {sc.file} ...", file=sys.stderr, end="\r")
+        results.append(check_scenario(sc, lang=lang, extra_solution=extra, budget=budget, teach=teach))
+    ok = all(r.ok for r in results)
+    if as_json:
+        print(json.dumps({"ok": ok, "results": [r.to_json() for r in results]}, ensure_ascii=False))
+    else:
+        _print_results(results, lang)
+    raise typer.Exit(0 if ok else 1)
+
+
+def _load_every_scenario(files: list[Path]) -> list[Scenario]:
+    """Every file's scenario, or InputError listing every problem of every file (ids unique)."""
     # Load everything first: bad input anywhere stops the run before any claim is checked.
     problems: list[Problem] = []
     scenarios = []
@@ -118,29 +137,23 @@ def check_command(
             first_file[sc.id] = str(sc.file)
     if problems:
         raise InputError(problems)
-    results = []
-    show = sys.stderr.isatty() and not as_json
-    for sc in scenarios:
-        if show:
-            print(f"checking {sc.file} ...", file=sys.stderr, end="\r")
-        results.append(check_scenario(sc, lang=lang, extra_solution=extra, budget=budget, teach=teach))
-    ok = all(r.ok for r in results)
-    if as_json:
-        print(json.dumps({"ok": ok, "results": [r.to_json() for r in results]}, ensure_ascii=False))
-    else:
-        for r in results:
-            status = "ok  " if r.ok else "FAIL"
-            if r.verified:
-                claims = ", ".join(r.verified)
-            else:
-                claims = i18n.text(lang, "check", "nothing verified" if r.errors else "nothing claimed")
-            print(f"{status} {r.file} ({r.id}): {claims}")
-            for e in r.errors:
-                where = (f"move {e.move_index} {e.move}: " if e.move_index
-                         else (f"{e.move}: " if e.move else ""))
-                rule = f"[{e.rule}] " if e.rule else ""
-                print(f"     {where}{rule}{e.message}")
-        passed = sum(r.ok for r in results)
-        print(i18n.text(lang, "check", "{passed} passed, {failed} failed",
-                        passed=passed, failed=len(results) - passed))
-    raise typer.Exit(0 if ok else 1)
+    return scenarios
+
+
+def _print_results(results: list[CheckResult], lang: str) -> None:
+    """Each file's verdict, its verified claims and its errors, then the totals."""
+    for r in results:
+        status = "ok  " if r.ok else "FAIL"
+        if r.verified:
+            claims = ", ".join(r.verified)
+        else:
+            claims = i18n.text(lang, "check", "nothing verified" if r.errors else "nothing claimed")
+        print(f"{status} {r.file} ({r.id}): {claims}")
+        for e in r.errors:
+            where = (f"move {e.move_index} {e.move}: " if e.move_index
+                     else (f"{e.move}: " if e.move else ""))
+            rule = f"[{e.rule}] " if e.rule else ""
+            print(f"     {where}{rule}{e.message}")
+    passed = sum(r.ok for r in results)
+    print(i18n.text(lang, "check", "{passed} passed, {failed} failed",
+                    passed=passed, failed=len(results) - passed))

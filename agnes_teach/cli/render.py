@@ -14,7 +14,7 @@ import typer
 
 from ..errors import InputError
 from ..profile import DEFAULT_PROFILE, get_profile
-from . import app, input_errors
+from .errors import input_errors
 from .options import (
     JsonOption,
     LangOption,
@@ -24,6 +24,8 @@ from .options import (
     check_out,
     language_list,
 )
+
+app = typer.Typer()  # joined, without a name, into the root app of agnes_teach.cli
 
 
 @contextmanager

@@ -4,8 +4,12 @@ from __future__ import annotations
 
 import json
 
+import typer
+
 from ..fields import file_schema
-from . import app, input_errors
+from .errors import input_errors
+
+app = typer.Typer()  # joined, without a name, into the root app of agnes_teach.cli
 
 
 def schema_text() -> str:

@@ -18,11 +18,13 @@ from ..engine import apply_move, apply_unchecked, legal_moves
 from ..keys import game_key
 from ..moves import Move
 from ..position import Position
+from ..registry import Verdict
 from . import compiled
 from .fast import FastState, Rules
 from .search import DepthFirst, Restarts, Search
 
-Status = Literal["won", "lost", "unknown"]
+# What `solve` decides about a position: won, lost or unknown (a registry.Verdict).
+Status = Verdict
 Engine = Literal["auto", "c", "python"]
 
 # States each of the interleaved searches expands before the next takes a turn.
@@ -120,18 +122,33 @@ def solve(
     start = time.perf_counter()
     deadline = start + seconds if seconds is not None else None
     rules = rules or Rules(pos)
+    use_c = _use_compiled(pos, rules, engine)
+    plan = [o if isinstance(o, Order) else Order(deal_first=o) for o in orders]
+    searches = _searches(pos, rules, plan, use_c, prune=prune, deal_timing=deal_timing,
+                         store_forced=store_forced, tight_lookahead=tight_lookahead,
+                         share_losses=share_losses)
+    return _interleave(pos, plan, searches, prune, nodes, deadline, start)
+
+
+def _use_compiled(pos: Position, rules: Rules, engine: Engine) -> bool:
+    """Does `engine` mean the compiled search for this position (RuntimeError if it cannot be had)?"""
     if engine == "c" and not compiled.AVAILABLE:
         raise RuntimeError("the compiled search is not built (install with a C compiler)")
     supported = compiled.supports(FastState(pos, rules))
     if engine == "c" and not supported:
         raise RuntimeError(f"the compiled search does not play {pos.profile.id} (use engine='python')")
     # "auto" falls back to the Python search for profiles the compiled core does not know (Sorel).
-    use_c = engine == "c" or (engine == "auto" and compiled.AVAILABLE and supported)
+    return engine == "c" or (engine == "auto" and compiled.AVAILABLE and supported)
+
+
+def _searches(
+    pos: Position, rules: Rules, plan: list[Order], use_c: bool, *, prune: bool, deal_timing: bool,
+    store_forced: bool, tight_lookahead: bool, share_losses: bool,
+) -> list[Restarts | Search]:
+    """One search per order of `plan`, all from `pos`, sharing one table of lost states."""
     kind: type[DepthFirst] | type[compiled.CompiledDepthFirst] = (
         compiled.CompiledDepthFirst if use_c else DepthFirst
     )
-    plan = [o if isinstance(o, Order) else Order(deal_first=o) for o in orders]
-
     # States one search proves lost, the others skip (search.py, "Shared losses").
     lost: object | None = None
     if share_losses and prune:
@@ -147,6 +164,12 @@ def solve(
     searches = [Restarts(partial(make, o), FastState(pos, rules)) if o.restarts else make(o) for o in plan]
     if not searches:
         raise ValueError("solve needs at least one search order")
+    return searches
+
+
+def _interleave(pos: Position, plan: list[Order], searches: list[Restarts | Search], prune: bool,
+                nodes: int | None, deadline: float | None, start: float) -> SolveResult:
+    """Run the searches side by side, SLICE states at a time each, until one decides or the budget ends."""
     # A restricted search that ends without a win proves nothing: it just drops out.
     dropped = [False] * len(plan)
     limit = 0
@@ -175,7 +198,7 @@ def solve(
                 if result and not replays_to_win(pos, solution):
                     raise RuntimeError("internal error: the solver's win does not replay through the engine")
                 return SolveResult(
-                    "won" if result else "lost",
+                    Verdict.WON if result else Verdict.LOST,
                     solution,
                     sum(s.nodes for s in searches),
                     time.perf_counter() - start,
@@ -184,7 +207,7 @@ def solve(
         over_time = deadline is not None and time.perf_counter() > deadline
         stuck = all(getattr(s, "full", False) or gone for s, gone in zip(searches, dropped, strict=True))
         if (nodes is not None and spent >= nodes) or over_time or stuck:
-            return SolveResult("unknown", [], spent, time.perf_counter() - start)
+            return SolveResult(Verdict.UNKNOWN, [], spent, time.perf_counter() - start)
 
 
 def replays_to_win(pos: Position, solution: list[Move]) -> bool:
@@ -229,7 +252,7 @@ class FirstMoves:
     groups: list[MoveGroup] = field(default_factory=list)
 
     def winning_groups(self) -> list[MoveGroup]:
-        return [g for g in self.groups if g.status == "won"]
+        return [g for g in self.groups if g.status == Verdict.WON]
 
     def group_of(self, move: Move) -> MoveGroup | None:
         return next((g for g in self.groups if move in g.moves), None)
@@ -252,7 +275,8 @@ def first_move_verdicts(pos: Position, *, seconds: float | None = None, prune: b
             by_key[key] = group
             out.groups.append(group)
         group.moves.append(move)
-        {"won": out.winning, "lost": out.losing, "unknown": out.unknown}[group.status].append(move)
+        by_verdict = {Verdict.WON: out.winning, Verdict.LOST: out.losing, Verdict.UNKNOWN: out.unknown}
+        by_verdict[group.status].append(move)
     return out
 
 

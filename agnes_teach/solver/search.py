@@ -546,14 +546,7 @@ class DepthFirst:
         if self.prune and not self.store_forced:
             forced = self._forced_move()
             if forced is not None:
-                if left is not None and not _still_useful(s, left, s.moves(), self.tight_lookahead,
-                                                                self.split_home_only):
-                    return False
-                self.nodes += 1
-                if check_dead and (is_dead(s, self.stuck_cache) or can_never_finish(s)):
-                    self._prove_lost(key, True)
-                    return False
-                self._push([forced], True if forced[0] == DEAL else may_deal, True, key)
+                self._enter_forced_unstored(forced, check_dead, left, may_deal, key)
                 return False
         if lost is None:
             key = s.key(self.prune)
@@ -567,23 +560,7 @@ class DepthFirst:
             return False
         self.nodes += 1
         if seen is not None:  # seen without the permission: now the deal too (listed last)
-            self.seen[key] = True
-            forced = self._forced_move() if self.store_forced else None
-            if forced is None or forced[0] != DEAL:
-                # With the permission it is lost only if it is lost without it: an edge to that visit.
-                before = self.torder.get(key, 0)
-                was_open = lost is not None and key not in self.closed
-                self._push([moves[-1]] if forced is None else [forced], True, forced is not None, key,
-                           upgrade=True)
-                if lost is not None:
-                    info = self.flags[-1]
-                    self.closed.discard(key)
-                    self.torder[key] = info.order
-                    if was_open and before < info.low:
-                        info.low = before
-                    self._mark_stored()
-            elif lost is not None and key not in self.closed:
-                self._reach(self.torder[key])
+            self._enter_with_deal(key, moves)
             return False
         self.seen[key] = may_deal
         if lost is not None:
@@ -603,6 +580,40 @@ class DepthFirst:
         if lost is not None:
             self._mark_stored()
         return False
+
+    def _enter_forced_unstored(self, forced: FastMove, check_dead: bool, left: Left | None, may_deal: bool,
+                               key: bytes) -> None:
+        """Enter a state with a forced move that is not stored (``store_forced=False``): push the move."""
+        s = self.state
+        if left is not None and not _still_useful(s, left, s.moves(), self.tight_lookahead,
+                                                        self.split_home_only):
+            return
+        self.nodes += 1
+        if check_dead and (is_dead(s, self.stuck_cache) or can_never_finish(s)):
+            self._prove_lost(key, True)
+            return
+        self._push([forced], True if forced[0] == DEAL else may_deal, True, key)
+
+    def _enter_with_deal(self, key: bytes, moves: list[FastMove]) -> None:
+        """Enter again, now with the deal permission, a state seen without it: push the deal (point 6)."""
+        lost = self.lost
+        self.seen[key] = True
+        forced = self._forced_move() if self.store_forced else None
+        if forced is None or forced[0] != DEAL:
+            # With the permission it is lost only if it is lost without it: an edge to that visit.
+            before = self.torder.get(key, 0)
+            was_open = lost is not None and key not in self.closed
+            self._push([moves[-1]] if forced is None else [forced], True, forced is not None, key,
+                       upgrade=True)
+            if lost is not None:
+                info = self.flags[-1]
+                self.closed.discard(key)
+                self.torder[key] = info.order
+                if was_open and before < info.low:
+                    info.low = before
+                self._mark_stored()
+        elif lost is not None and key not in self.closed:
+            self._reach(self.torder[key])
 
     def _prove_lost(self, key: bytes, may_deal: bool) -> None:
         lost = self.lost
@@ -808,6 +819,44 @@ class Restarts:
         return self.result
 
 
+class _Layout:
+    """Where each card lies, for :func:`can_never_finish`: the card on it and under it, its kind of
+    pile, whether it is a column's bottom card, and whether some column is empty; the cards at the
+    top of a pile (or still in the stock) are marked in `top` as it goes."""
+
+    __slots__ = ("above", "below", "col_bottom", "empty", "in_stack")
+
+    def __init__(self, state: FastState, top: bytearray) -> None:
+        r = state.rules
+        above = [-1] * 52
+        below = [-1] * 52
+        in_stack = bytearray(52)  # 1: a pile that may play home (or the stock), 2: one that may not
+        col_bottom = bytearray(52)
+        empty = False
+        for col in state.cols:
+            if not col:
+                empty = True
+                continue
+            col_bottom[col[0]] = 1
+            for i in range(len(col) - 1):
+                above[col[i]] = col[i + 1]
+                below[col[i + 1]] = col[i]
+            top[col[-1]] = 1
+        for k, pile in enumerate(state.stacks):
+            mark = 1 if r.stack_home[k] else 2
+            for i, c in enumerate(pile):
+                in_stack[c] = mark
+                if i + 1 < len(pile):
+                    above[c] = pile[i + 1]
+                    below[pile[i + 1]] = c
+            if pile:
+                top[pile[-1]] = 1
+        for c in state.stock[len(state.stock) - state.stock_left():]:
+            top[c] = in_stack[c] = 1
+        self.above, self.below, self.in_stack, self.col_bottom, self.empty = (
+            above, below, in_stack, col_bottom, empty)
+
+
 def can_never_finish(state: FastState) -> bool:
     """True when some card can never reach its foundation, even in a generous relaxation (point 4).
 
@@ -845,31 +894,9 @@ def can_never_finish(state: FastState) -> bool:
     was_home = bytes(home)
     top = bytearray(was_home)
     leave = bytearray(was_home)
-    above = [-1] * 52
-    below = [-1] * 52
-    in_stack = bytearray(52)  # 1: a pile that may play home (or the stock), 2: one that may not
-    col_bottom = bytearray(52)
-    empty = False
-    for col in state.cols:
-        if not col:
-            empty = True
-            continue
-        col_bottom[col[0]] = 1
-        for i in range(len(col) - 1):
-            above[col[i]] = col[i + 1]
-            below[col[i + 1]] = col[i]
-        top[col[-1]] = 1
-    for k, pile in enumerate(state.stacks):
-        mark = 1 if r.stack_home[k] else 2
-        for i, c in enumerate(pile):
-            in_stack[c] = mark
-            if i + 1 < len(pile):
-                above[c] = pile[i + 1]
-                below[pile[i + 1]] = c
-        if pile:
-            top[pile[-1]] = 1
-    for c in state.stock[len(state.stock) - state.stock_left():]:
-        top[c] = in_stack[c] = 1
+    layout = _Layout(state, top)
+    above, below, in_stack, col_bottom = layout.above, layout.below, layout.in_stack, layout.col_bottom
+    empty = layout.empty
     queue: list[int] = []  # card * 4 + event (0 top, 1 leave, 2 home); -1: a column can be empty
 
     def try_home(c: int) -> None:
