@@ -119,11 +119,17 @@ def _find_imports(module: Module, modules: dict[str, Module]) -> None:
                     if sub != module.name:
                         module.imports.add(sub)
                     continue
+                if modules[target].is_package and _compiled(modules[target], alias.name):
+                    continue  # a compiled submodule (its C source beside it): no Python import to follow
                 if target != module.name:
                     module.imports.add(target)
                 private = alias.name.startswith("_") and not alias.name.startswith("__")
                 if private and _package_name(modules[target]) != _package_name(module):
                     module.private_imports.append((target, alias.name, node.lineno))
+
+
+def _compiled(package: Module, name: str) -> bool:
+    return any(package.path.parent.glob(f"{name}.c")) or any(package.path.parent.glob(f"{name}.*.so"))
 
 
 def _package_name(module: Module) -> str:
