@@ -309,9 +309,8 @@ def _line_of(sc: Scenario) -> list[Move]:
 
 def _check_theme_use(sc: Scenario, result: CheckResult, lang: str) -> None:
     """Criterion 4: each listed theme is used on the line (its detector, else the rule a move applies)."""
-    from .generator.core import _rule_of
-    from .generator.detectors import Lesson
-    from .generator.themes import THEMES
+    from .tagger.detectors import Lesson, rule_of
+    from .tagger.themes import THEME_TAGS
 
     line = _line_of(sc)
     if not sc.themes or not line:
@@ -322,11 +321,11 @@ def _check_theme_use(sc: Scenario, result: CheckResult, lang: str) -> None:
     rules_used: set[str] = set()
     pos = sc.position
     for move in line:
-        rules_used.add(_rule_of(pos, move))
+        rules_used.add(rule_of(pos, move))
         pos = apply_unchecked(pos, move)
     unused = []
     for theme in sc.themes:
-        spec = THEMES.get(theme)
+        spec = THEME_TAGS.get(theme)
         used = spec.detect(Lesson(sc.position, tuple(line), losing, within=len(line))) if spec else False
         if not used and theme not in rules_used:
             unused.append(theme)
@@ -377,7 +376,7 @@ def _check_hidden_stock(sc: Scenario, result: CheckResult, lang: str) -> None:
 
 def _check_teaching(sc: Scenario, result: CheckResult, lang: str) -> None:
     """Criteria 1-2 for a puzzle (a win, key-move or trap task): failable, beaten by the misconception."""
-    from .generator.teaching import MIN_DECISIONS, measure, teaching_problems
+    from .tagger.teaching import MIN_DECISIONS, measure, teaching_problems
 
     if sc.task not in ("win", "key-move", "trap"):
         return

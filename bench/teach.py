@@ -42,10 +42,10 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from agnes_teach.engine import resolve  # noqa: E402
 from agnes_teach.generator import THEMES, generate, theme_ids  # noqa: E402
 from agnes_teach.generator.core import Puzzle  # noqa: E402
-from agnes_teach.generator.teaching import Measures, measure, teaching_problems  # noqa: E402
 from agnes_teach.moves import Move  # noqa: E402
 from agnes_teach.profile import get_profile  # noqa: E402
 from agnes_teach.scenario import load_scenario, scenario_files  # noqa: E402
+from agnes_teach.tagger.teaching import Measures, measure, teaching_problems  # noqa: E402
 
 
 def _line(sc_pos, texts) -> list[Move]:  # type: ignore[no-untyped-def]
@@ -130,7 +130,7 @@ def mined_rows(count: int, deals: str, playouts: int, seed: int, max_seconds: fl
 
 def fatal_table(folder: str, playouts: int, seed: int) -> str:
     """Per theme: how often uniform random play makes a fatal mistake (no cap that matters)."""
-    from agnes_teach.generator.players import fatal_mistake_rate, random_policy
+    from agnes_teach.tagger.players import fatal_mistake_rate, random_policy
 
     by: dict[str, list[float]] = defaultdict(list)
     for f in scenario_files([folder]):
@@ -154,8 +154,8 @@ def fatal_table(folder: str, playouts: int, seed: int) -> str:
 def key_table(folder: str) -> str:
     """Criterion 6: how the answer key explains each file's tempting move, per theme."""
     from agnes_teach.engine import AmbiguousMoveError, IllegalMoveError, refusal
-    from agnes_teach.generator.refutation import observe, reason
     from agnes_teach.moves import parse_move_text
+    from agnes_teach.tagger.refutation import observe, reason
 
     kinds = ("refused: rule sentence", "deadlock", "no-landing", "buried (next)", "buried", "last-empty",
              "generic")

@@ -90,8 +90,8 @@ def _teaching_files() -> list[Scenario]:
 
 
 def test_every_puzzle_records_the_play_that_meets_criteria_1_and_2() -> None:
-    from agnes_teach.generator.players import GENERATOR_RANDOM_MAX, RANDOM_MAX, RANDOM_PLAYOUTS
-    from agnes_teach.generator.teaching import rating_of
+    from agnes_teach.tagger.players import GENERATOR_RANDOM_MAX, RANDOM_MAX, RANDOM_PLAYOUTS
+    from agnes_teach.tagger.teaching import rating_of
 
     teaching = _teaching_files()
     assert len(teaching) >= 80

@@ -7,9 +7,9 @@ import random
 import pytest
 from _solver_util import random_small_position, random_walk
 
+from agnes_teach import graph
 from agnes_teach.board import home_safety, is_safe_home
 from agnes_teach.engine import legal_moves
-from agnes_teach.generator import graph
 from agnes_teach.profile import get_profile, profile_ids
 from agnes_teach.solver import search
 from agnes_teach.solver.fast import HOME, FastState

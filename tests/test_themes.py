@@ -7,7 +7,9 @@ from collections.abc import Callable
 import pytest
 from _generator_util import make_position
 
-from agnes_teach.generator.detectors import (
+from agnes_teach.moves import DEAL_MOVE, Move, parse_move_text
+from agnes_teach.position import Position
+from agnes_teach.tagger.detectors import (
     Lesson,
     detect_foundation_start,
     detect_foundation_wrap,
@@ -18,16 +20,14 @@ from agnes_teach.generator.detectors import (
     detect_tableau_run,
     detect_tableau_wrap,
 )
-from agnes_teach.generator.distractors import (
+from agnes_teach.tagger.distractors import (
     distract_foundation_start,
     distract_reserve_top,
     distract_stock_last_two,
     distract_tableau_empty,
     distract_tableau_run,
 )
-from agnes_teach.generator.themes import THEMES
-from agnes_teach.moves import DEAL_MOVE, Move, parse_move_text
-from agnes_teach.position import Position
+from agnes_teach.tagger.themes import THEME_TAGS
 
 
 def moves(text: str) -> tuple[Move, ...]:
@@ -115,7 +115,7 @@ def test_detector_table(theme: str, index: int) -> None:
 
 
 def test_every_theme_has_positive_and_negative_rows() -> None:
-    assert sorted(TABLES) == sorted(THEMES)
+    assert sorted(TABLES) == sorted(THEME_TAGS)
     for _, rows in TABLES.values():
         assert any(r[3] for r in rows) and any(not r[3] for r in rows)
 

@@ -18,13 +18,11 @@ from ..fairness import claim_holds_for_every_order, key_move_claim, status_claim
 from ..graph import GameGraph, explore
 from ..moves import Move
 from ..position import Position
-from ..predicates import rule_used
 from ..profile import Profile
 from ..solver import solve
-from .canonical import puzzle_key
-from .detectors import LESSON_WINDOW, Lesson
-from .distractors import Distractor, tempting_loss
-from .players import (
+from ..tagger.detectors import LESSON_WINDOW, Lesson, rule_of
+from ..tagger.distractors import Distractor, tempting_loss
+from ..tagger.players import (
     GENERATOR_RANDOM_MAX,
     MISCONCEPTIONS,
     PLAYOUT_SEED,
@@ -34,7 +32,8 @@ from .players import (
     random_win_rate,
     win_rate,
 )
-from .teaching import MIN_FIRST_MOVES, MIN_WRONG_FIRST, distinct_children, rating_of
+from ..tagger.teaching import MIN_FIRST_MOVES, MIN_WRONG_FIRST, distinct_children, rating_of
+from .canonical import puzzle_key
 from .themes import THEMES, Theme
 
 GENERATOR_VERSION = "agnes-teach-generator 2"
@@ -124,11 +123,6 @@ def lesson_line(graph: GameGraph, theme: Theme, losing: tuple[Move, ...]) -> lis
     return walk(0, [])
 
 
-def _rule_of(pos: Position, move: Move) -> str:
-    """The rule a legal move applies, for counting how many rules a solution needs."""
-    return rule_used(pos, move)
-
-
 # ----------------------------------------------------------------- rating
 
 
@@ -140,7 +134,7 @@ def rate(graph: GameGraph, line: list[Move], distractor: Distractor) -> tuple[fl
     rules: set[str] = set()
     pos = graph.root
     for move in line:
-        rules.add(_rule_of(pos, move))
+        rules.add(rule_of(pos, move))
         pos = apply_unchecked(pos, move)
     i = 0
     for move in graph.path_of(line):

@@ -42,12 +42,17 @@ from ..position import Position
 from ..profile import Profile
 from ..registry import RuleId
 from ..solver import solve
-from .canonical import puzzle_key
-from .core import Puzzle, Tally, failable_rate
-from .detectors import LESSON_WINDOW, Lesson
-from .distractors import Distractor, tempting_loss
-from .players import MISCONCEPTIONS, PLAYOUT_SEED, PLAYOUTS, lost_under, misconception_policy, win_rate
-from .teaching import (
+from ..tagger.detectors import LESSON_WINDOW, Lesson
+from ..tagger.distractors import Distractor, tempting_loss
+from ..tagger.players import (
+    MISCONCEPTIONS,
+    PLAYOUT_SEED,
+    PLAYOUTS,
+    lost_under,
+    misconception_policy,
+    win_rate,
+)
+from ..tagger.teaching import (
     MIN_DECISIONS,
     MIN_FIRST_MOVES,
     MIN_WRONG_FIRST,
@@ -55,6 +60,8 @@ from .teaching import (
     distinct_children,
     rating_of,
 )
+from .canonical import puzzle_key
+from .core import Puzzle, Tally, failable_rate
 from .themes import THEMES
 
 DEAL_NODES = 400_000  # solving a whole deal

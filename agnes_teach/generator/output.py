@@ -11,8 +11,8 @@ import yaml
 
 from .. import i18n
 from ..outputs import registered, staging_folder
+from ..tagger.players import RANDOM_PLAYOUTS
 from .core import GENERATOR_VERSION, Puzzle
-from .players import RANDOM_PLAYOUTS
 
 TITLE_LANGS = ("en", "ru", "es")
 

@@ -18,10 +18,10 @@ from .. import i18n
 from ..cards import Card
 from ..engine import AmbiguousMoveError, IllegalMoveError, apply_move, legal_moves, resolve
 from ..errors import InputError, Problem
-from ..generator.refutation import Observation
 from ..moves import Move, MoveText
 from ..position import Position
 from ..scenario import Scenario, load_scenario, scenario_files
+from ..tagger.refutation import Observation
 from .env import atomic_path, environment, move_words, read_asset
 from .svg import position_svg
 
@@ -72,8 +72,8 @@ def explanation(sc: Scenario, lang: str) -> str | None:
     """Why the tempting move fails: the rule that refuses it, or, for a legal one the solver proves
     losing, the deadlock the position shows after it (generator.refutation), if one shows."""
     from ..cards import card_symbol
-    from ..generator.refutation import observe, reason
     from ..moves import parse_move_text
+    from ..tagger.refutation import observe, reason
 
     illegal = sc.expect.get("illegal") or {}
     tempting = sc.expect.get("trap_move")
