@@ -24,7 +24,7 @@ from .engine import (
 from .errors import InputError, Problem
 from .moves import Move, MoveText
 from .position import Position
-from .registry import RuleId
+from .registry import GENERATED_TASKS, Difficulty, RuleId, Task, Verdict
 from .scenario import Scenario
 from .solver import first_move_verdicts, solve
 
@@ -140,7 +140,7 @@ def check_scenario(
     for label, moves, line in solutions:
         # formats.md: a file's solution must win for task "win".  A solution given
         # on the command line is a claimed win unless the task is only about legal moves.
-        must_win = sc.task == "win" if label == "solution" else sc.task != "legal-moves"
+        must_win = sc.task == Task.WIN if label == "solution" else sc.task != Task.LEGAL_MOVES
         errors, _ = replay(pos, moves, lang, sc.file, line, must_win=must_win)
         result.errors.extend(errors)
         if not errors:
@@ -155,8 +155,8 @@ def check_scenario(
         if progress:
             progress(f"{sc.id}: proving winnable")
         verdict = solve(pos, seconds=budget)
-        claimed = "won" if expect["winnable"] else "lost"
-        if verdict.status == "unknown":
+        claimed = Verdict.WON if expect["winnable"] else Verdict.LOST
+        if verdict.status == Verdict.UNKNOWN:
             result.errors.append(CheckError(RuleId.END_WIN, t(
                 lang, "check", "expect.winnable is not proved: the solver did not decide "
                 "the position within {budget} s", budget=budget)))
@@ -354,10 +354,11 @@ def _check_hidden_stock(sc: Scenario, result: CheckResult, lang: str) -> None:
     if "trap_move" in sc.expect:
         (got,) = _moves_of(sc, [sc.expect["trap_move"]], "expect", "trap_move")
         if isinstance(got, Move):
-            claims.append(("trap_move", status_claim(got, "lost")))
+            claims.append(("trap_move", status_claim(got, Verdict.LOST)))
     if "winnable" in sc.expect:
-        claims.append(("winnable", status_claim(None, "won" if sc.expect["winnable"] else "lost")))
-    if sc.task == "win" and sc.solution:
+        claimed = Verdict.WON if sc.expect["winnable"] else Verdict.LOST
+        claims.append(("winnable", status_claim(None, claimed)))
+    if sc.task == Task.WIN and sc.solution:
         claims.append(("solution", lambda p: False))  # a line played blind cannot rely on the order
     if not claims:
         return
@@ -378,11 +379,11 @@ def _check_teaching(sc: Scenario, result: CheckResult, lang: str) -> None:
     """Criteria 1-2 for a puzzle (a win, key-move or trap task): failable, beaten by the misconception."""
     from .tagger.teaching import MIN_DECISIONS, measure, teaching_problems
 
-    if sc.task not in ("win", "key-move", "trap"):
+    if sc.task not in GENERATED_TASKS:
         return
     theme = next((t for t in sc.themes), None)
     # Only a medium or hard puzzle needs decision points, and only MIN_DECISIONS of them.
-    needed = MIN_DECISIONS if sc.raw.get("difficulty") in ("medium", "hard") else 0
+    needed = MIN_DECISIONS if sc.raw.get("difficulty") in (Difficulty.MEDIUM, Difficulty.HARD) else 0
     m = measure(sc.position, theme, _line_of(sc), decisions_needed=needed, greedy=False)
     problems = teaching_problems(m, sc.task, sc.raw.get("difficulty"), len(sc.expect.get("illegal", {})))
     for problem in problems:

@@ -44,6 +44,7 @@ from agnes_teach.generator import THEMES, generate, theme_ids  # noqa: E402
 from agnes_teach.generator.core import Puzzle  # noqa: E402
 from agnes_teach.moves import Move  # noqa: E402
 from agnes_teach.profile import get_profile  # noqa: E402
+from agnes_teach.registry import Difficulty  # noqa: E402
 from agnes_teach.scenario import load_scenario, scenario_files  # noqa: E402
 from agnes_teach.tagger.teaching import Measures, measure, teaching_problems  # noqa: E402
 
@@ -207,7 +208,7 @@ def table(title: str, rows: list[Row], rates: dict[str, float] | None) -> str:
         lost = [m.lost_without for m in ms if m.misconception is not None]
         ok = sum(not teaching_problems(r[4], r[3], r[2], r[5]) for r in rs)
         per = []
-        for d in ("easy", "medium", "hard"):
+        for d in Difficulty:
             vals = [r[4].random for r in rs if r[2] == d]
             per.append(f"{mean(vals):.0%}" if vals else "-")
         cells = [theme, str(len(rs)), f"{mean(m.random for m in ms):.0%}",

@@ -12,7 +12,8 @@ from pathlib import Path
 import pytest
 
 from agnes_teach.checker import check_scenario
-from agnes_teach.generator import DIFFICULTIES, TASKS, THEMES, puzzle_key
+from agnes_teach.generator import THEMES, puzzle_key
+from agnes_teach.registry import GENERATED_TASKS, Difficulty
 from agnes_teach.scenario import Scenario, load_scenario, scenario_files
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -68,7 +69,7 @@ def test_the_demo_set_is_drawn_from_the_library() -> None:
 def test_generated_files_record_what_made_them() -> None:
     assert GENERATED
     for s in GENERATED:
-        assert s.raw["difficulty"] in DIFFICULTIES
+        assert s.raw["difficulty"] in list(Difficulty)
         source = s.raw["source"].split()
         if source == ["built"]:
             assert isinstance(s.raw["seed"]["candidate"], int)
@@ -78,7 +79,7 @@ def test_generated_files_record_what_made_them() -> None:
         assert s.raw["distractor"]["move"]
         assert set(s.title) >= {"en", "ru", "es"}
         # A built puzzle has one of its builder's tasks; a mined one any task its first moves allow.
-        assert s.task in (THEMES[s.themes[0]].tasks if source == ["built"] else TASKS)
+        assert s.task in (THEMES[s.themes[0]].tasks if source == ["built"] else GENERATED_TASKS)
         if s.task == "key-move":
             assert "key_move" in s.expect
         if s.task == "trap":
@@ -120,14 +121,14 @@ def test_within_each_theme_the_ratings_differ_in_measured_random_play() -> None:
             rate = s.raw["measured"]["random_win_percent"]
             by.setdefault((s.themes[0], s.raw["difficulty"]), []).append(rate)
     for theme in THEMES:
-        means = [sum(by[(theme, d)]) / len(by[(theme, d)]) for d in DIFFICULTIES if (theme, d) in by]
+        means = [sum(by[(theme, d)]) / len(by[(theme, d)]) for d in Difficulty if (theme, d) in by]
         assert len(means) == 3, (theme, sorted(k[1] for k in by if k[0] == theme))
         assert means[0] > means[1] > means[2], (theme, means)
 
 
 # One puzzle per rating, measured again with the real referee (100 fatal-mistake games each).
 SAMPLE = [s for s in GENERATED if not _in_demo(s) and s.themes[0] == "tableau.empty"]
-SAMPLE = [next(s for s in SAMPLE if s.raw["difficulty"] == d) for d in DIFFICULTIES]
+SAMPLE = [next(s for s in SAMPLE if s.raw["difficulty"] == d) for d in Difficulty]
 
 
 @pytest.mark.parametrize("scenario", SAMPLE, ids=[s.id for s in SAMPLE])

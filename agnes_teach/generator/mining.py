@@ -40,7 +40,7 @@ from ..engine import apply_unchecked, legal_moves
 from ..moves import DEAL_MOVE, Move
 from ..position import Position
 from ..profile import Profile
-from ..registry import RuleId
+from ..registry import RuleId, Task, Verdict
 from ..solver import solve
 from ..tagger.detectors import LESSON_WINDOW, Lesson
 from ..tagger.distractors import Distractor, tempting_loss
@@ -86,7 +86,7 @@ class Found:
 def solved_line(number: int, profile: Profile, nodes: int = DEAL_NODES) -> list[Move] | None:
     """The solver's winning line of deal `number`, or None (lost, or undecided within `nodes`)."""
     result = solve(deal_position(number, profile), nodes=nodes)
-    return result.solution if result.status == "won" else None
+    return result.solution if result.status == Verdict.WON else None
 
 
 def _restricts(theme: str, pos: Position, moves: list[Move]) -> bool:
@@ -98,7 +98,7 @@ def _restricts(theme: str, pos: Position, moves: list[Move]) -> bool:
 def _verdicts(pos: Position, nodes: int) -> dict[bytes, tuple[Move, str]]:
     out: dict[bytes, tuple[Move, str]] = {}
     for key, (move, after) in distinct_children(pos).items():
-        out[key] = (move, "won" if after.is_won() else solve(after, nodes=nodes).status)
+        out[key] = (move, Verdict.WON if after.is_won() else solve(after, nodes=nodes).status)
     return out
 
 
@@ -162,25 +162,25 @@ def examine(theme_id: str, pos: Position, line: list[Move], source: str, *, tall
         return None
     verdicts = _verdicts(pos, nodes)
     statuses = [status for _, status in verdicts.values()]
-    if "unknown" in statuses:
+    if Verdict.UNKNOWN in statuses:
         tally.add("a first move undecided")
         return None
-    losing = tuple(move for move, status in verdicts.values() if status == "lost")
-    winning = [move for move, status in verdicts.values() if status == "won"]
+    losing = tuple(move for move, status in verdicts.values() if status == Verdict.LOST)
+    winning = [move for move, status in verdicts.values() if status == Verdict.WON]
     if not theme.detect(Lesson(pos, tuple(line), losing, within=LESSON_WINDOW)):
         tally.add("theme not on the line")
         return None
     key_move = trap_move = None
-    task = "win"
+    task = Task.WIN
     if len(winning) == 1 and len(losing) >= MIN_WRONG_FIRST:
         after = apply_unchecked(pos, winning[0])
         rest = solve(after, nodes=nodes).solution
         if theme.detect(Lesson(pos, (winning[0], *rest), losing, within=1)):
-            task, key_move, line = "key-move", winning[0], [winning[0], *rest]
-    if task == "win" and len(losing) >= MIN_WRONG_FIRST:
+            task, key_move, line = Task.KEY_MOVE, winning[0], [winning[0], *rest]
+    if task == Task.WIN and len(losing) >= MIN_WRONG_FIRST:
         forced = [m for m in misconception.allowed(pos, moves) if m in losing]
         if misconception.kind == "force" and forced:
-            task, trap_move = "trap", forced[0]
+            task, trap_move = Task.TRAP, forced[0]
     distractor = theme.distract(pos, tuple(line), losing)
     if distractor is None or (distractor.rule is None and distractor.move not in losing):
         tempting = tempting_loss(pos, tuple(line), losing) or (losing[0] if losing else None)
@@ -200,7 +200,7 @@ def examine(theme_id: str, pos: Position, line: list[Move], source: str, *, tall
         return None
     stats = {"random": rate, "decisions": float(decisions), "misconception": believer,
              "first_moves": float(len(verdicts)), "losing_first": float(len(losing)),
-             "refute_depth": 1.0 if distractor.rule is None else 0.0, "unknown": float(unknown)}
+             "refute_depth": 1.0 if distractor.rule is None else 0.0, Verdict.UNKNOWN: float(unknown)}
     return Puzzle(theme_id, task, 0, pos, list(line), distractor, difficulty,
                   score=1.0 - rate, key=key, key_move=key_move, trap_move=trap_move,
                   stats=stats, stock_shown=bool(pos.stock), source=source)

@@ -7,6 +7,7 @@ import random
 from ...cards import make_card, rank_of, suit_of
 from ...piles import Pile
 from ...profile import Profile
+from ...registry import Task
 from ..build import Draft
 from .layout import merge, pick_base, pick_piles, stack, stock_size, suit_counts
 
@@ -21,9 +22,9 @@ def build_tableau_empty(rng: random.Random, profile: Profile, task: str, size: i
         return None
     suits = [rng.randrange(4) for _ in range(3)]
     filler, decoy, king = make_card(want, suits[0]), make_card(want, suits[1]), make_card(13, suits[2])
-    with_decoy = decoy != filler and (task != "win" or rng.random() < 0.7)
+    with_decoy = decoy != filler and (task != Task.WIN or rng.random() < 0.7)
     cards = [filler, king] + ([decoy] if with_decoy else [])
-    extra = rng.randint(1 + size, 2 + 3 * size) + (0 if task == "win" else 4)
+    extra = rng.randint(1 + size, 2 + 3 * size) + (0 if task == Task.WIN else 4)
     draft = Draft(profile, base, suit_counts(rng, base, cards, extra, cap=6), stock_size(profile))
     order = merge(rng, draft, [])
     if order is None:
@@ -39,12 +40,12 @@ def build_tableau_empty(rng: random.Random, profile: Profile, task: str, size: i
     goes_home = [draft.out_cards(suit_of(c))[0] for c in (king, decoy) if c == king or with_decoy]
     if king in goes_home or decoy in goes_home:
         return None  # a King or a decoy that simply goes home tempts no one
-    one_empty = task != "win" or rng.random() < 0.5
+    one_empty = task != Task.WIN or rng.random() < 0.5
     # The choice: the first card needed lies alone under the blocker in a column, and the
     # decoy blocks the next card of the same suit.  Decoy first and the first card stays
     # buried; blocker first and the first card goes home, its column empties, and the decoy
     # gets a column of its own.
-    choice = one_empty and with_decoy and rng.random() < (0.5 if task == "win" else 1.0)
+    choice = one_empty and with_decoy and rng.random() < (0.5 if task == Task.WIN else 1.0)
     if choice:
         columns = [p for p in piles if p.is_column]
         if not columns:
@@ -73,7 +74,7 @@ def build_tableau_empty(rng: random.Random, profile: Profile, task: str, size: i
         if len(latest) < len(others):
             return None
         pins.update(zip(latest, others, strict=True))  # the last cards played lie at the bottom
-        if task == "key-move":
+        if task == Task.KEY_MOVE:
             tops.update(latest)  # alone in their columns: no side moves from them
         piles = piles + others
     # Under a choice, the first card's column holds nothing else.
