@@ -225,10 +225,9 @@ def _trim(pos: Position, line: list[Move], keep: int) -> list[Move]:
 # --------------------------------------------------------------- candidates
 
 
-def candidate(theme: Theme, task: str, profile: Profile, seed: int, size: int,
-              tally: Tally | None = None, teach: bool = False) -> Puzzle | None:
-    """The puzzle grown from one candidate seed, or None (the reason goes to `tally`)."""
-    tally = tally or Tally()
+def _built_position(theme: Theme, task: str, profile: Profile, seed: int, size: int,
+                    tally: Tally) -> Position | None:
+    """The candidate's position, laid out by the theme's builder, when it offers a choice."""
     rng = random.Random(f"{theme.id}/{task}/{profile.id}/{size}/{seed}")
     draft = theme.build(rng, profile, task, size)
     pos = draft.position() if draft is not None else None
@@ -246,6 +245,81 @@ def candidate(theme: Theme, task: str, profile: Profile, seed: int, size: int,
         if len(first) < 2 or home_moves > 1:
             tally.add("no unique choice")
             return None
+    return pos
+
+
+def _lesson_of(graph: GameGraph, theme: Theme, task: str, pos: Position, losing: tuple[Move, ...],
+               tally: Tally) -> tuple[list[Move], Move | None] | None:
+    """(the winning line that teaches, the key move of a key-move task)."""
+    if task == Task.KEY_MOVE:
+        winning = graph.winning_moves()
+        if len(winning) != 1:
+            tally.add("key not unique")
+            return None
+        key_move = winning[0]
+        line = graph.expand(0, [key_move] + shortest_path(graph, graph.child(0, key_move)))
+        if not theme.detect(Lesson(pos, tuple(line), losing, within=1)):
+            tally.add("theme not detected")
+            return None
+        return line, key_move
+    found = lesson_line(graph, theme, losing)
+    if found is None:
+        tally.add("theme not detected")
+        return None
+    return found, None
+
+
+def _tempting_moves(theme: Theme, task: str, pos: Position, tail: tuple[Move, ...], losing: tuple[Move, ...],
+                    tally: Tally) -> tuple[Distractor, Move | None] | None:
+    """(the distractor, the trap move of a trap task) offered beside the lesson's `tail`."""
+    distractor = theme.distract(pos, tail, losing)
+    if distractor is None:
+        tally.add("no distractor")
+        return None
+    trap_move = None
+    if task == Task.TRAP:
+        if distractor.rule is None and distractor.move in losing:
+            trap_move = distractor.move
+        if trap_move is None:
+            trap_move = tempting_loss(pos, tail, losing)
+        if trap_move is None:
+            tally.add("no trap")
+            return None
+    if distractor.rule is None and distractor.move not in losing:
+        tally.add("distractor not refuted")
+        return None
+    if distractor.rule is not None and (why := refusal(pos, distractor.move)) is not None \
+            and why.rule != distractor.rule:
+        tally.add("distractor refused by another rule")
+        return None
+    return distractor, trap_move
+
+
+def _teaches(graph: GameGraph, theme: Theme, task: str, pos: Position, distractor: Distractor, decisions: int,
+             tally: Tally) -> bool:
+    """--teach's tests after the search: enough wrong first moves, a decision point, and the
+    position lost under the theme's misconception."""
+    wrong = len({puzzle_key(graph.states[j]) for _, j in graph.edges[0] if graph.win_distance[j] is None})
+    if task in (Task.KEY_MOVE, Task.TRAP) and wrong + (distractor.rule is not None) < MIN_WRONG_FIRST:
+        tally.add("fewer than 2 wrong first moves")
+        return False
+    if task != Task.WIN and decisions < 1:
+        tally.add("no decision point")
+        return False
+    misconception = MISCONCEPTIONS.get(theme.id)
+    if misconception is not None and lost_under(pos, misconception) is not True:
+        tally.add("won without the rule")
+        return False
+    return True
+
+
+def candidate(theme: Theme, task: str, profile: Profile, seed: int, size: int,
+              tally: Tally | None = None, teach: bool = False) -> Puzzle | None:
+    """The puzzle grown from one candidate seed, or None (the reason goes to `tally`)."""
+    tally = tally or Tally()
+    pos = _built_position(theme, task, profile, seed, size, tally)
+    if pos is None:
+        return None
     # Criterion 1 before the search, as it is cheaper: a choice, and random play must lose.
     rate_random = None
     if teach:
@@ -260,57 +334,19 @@ def candidate(theme: Theme, task: str, profile: Profile, seed: int, size: int,
         tally.add(Verdict.LOST)
         return None
     losing = tuple(graph.losing_moves())
-    key_move = trap_move = None
-    if task == Task.KEY_MOVE:
-        winning = graph.winning_moves()
-        if len(winning) != 1:
-            tally.add("key not unique")
-            return None
-        key_move = winning[0]
-        line = graph.expand(0, [key_move] + shortest_path(graph, graph.child(0, key_move)))
-        if not theme.detect(Lesson(pos, tuple(line), losing, within=1)):
-            tally.add("theme not detected")
-            return None
-    else:
-        found = lesson_line(graph, theme, losing)
-        if found is None:
-            tally.add("theme not detected")
-            return None
-        line = found
+    lesson = _lesson_of(graph, theme, task, pos, losing, tally)
+    if lesson is None:
+        return None
+    line, key_move = lesson
     lesson_at = next(i for i in range(len(line))
                      if theme.detect(Lesson(pos, tuple(line), losing, within=i + 1)))
-    distractor = theme.distract(pos, tuple(line[lesson_at:]), losing)
-    if distractor is None:
-        tally.add("no distractor")
+    tempting = _tempting_moves(theme, task, pos, tuple(line[lesson_at:]), losing, tally)
+    if tempting is None:
         return None
-    if task == Task.TRAP:
-        if distractor.rule is None and distractor.move in losing:
-            trap_move = distractor.move
-        if trap_move is None:
-            trap_move = tempting_loss(pos, tuple(line[lesson_at:]), losing)
-        if trap_move is None:
-            tally.add("no trap")
-            return None
-    if distractor.rule is None and distractor.move not in losing:
-        tally.add("distractor not refuted")
-        return None
-    if distractor.rule is not None and (why := refusal(pos, distractor.move)) is not None \
-            and why.rule != distractor.rule:
-        tally.add("distractor refused by another rule")
-        return None
+    distractor, trap_move = tempting
     score, stats = rate(graph, line, distractor)
-    if teach:
-        wrong = len({puzzle_key(graph.states[j]) for _, j in graph.edges[0] if graph.win_distance[j] is None})
-        if task in (Task.KEY_MOVE, Task.TRAP) and wrong + (distractor.rule is not None) < MIN_WRONG_FIRST:
-            tally.add("fewer than 2 wrong first moves")
-            return None
-        if task != Task.WIN and int(stats["decisions"]) < 1:
-            tally.add("no decision point")
-            return None
-        misconception = MISCONCEPTIONS.get(theme.id)
-        if misconception is not None and lost_under(pos, misconception) is not True:
-            tally.add("won without the rule")
-            return None
+    if teach and not _teaches(graph, theme, task, pos, distractor, int(stats["decisions"]), tally):
+        return None
     if task != Task.WIN:
         line = _trim(pos, line, lesson_at + 2)
     # A legal distractor of a win puzzle is written as expect.trap_move: prove it too.
