@@ -126,26 +126,8 @@ def check_scenario(
     and a claim about a face-down stock must hold for every order of it (or the
     file says ``stock_shown: true``).  `teach` adds criteria 1-2 of the teaching
     standard (failable, beaten by the misconception) for puzzles."""
-    t = i18n.text
     result = CheckResult(sc.file, sc.id)
-    pos = sc.position
-    loc = sc.locator
-    line_of = (lambda *p: loc.line(*p)) if loc is not None else (lambda *p: None)
-
-    solutions: list[tuple[str, list[MoveText], int | None]] = []
-    if sc.solution is not None:
-        solutions.append(("solution", sc.solution, line_of("solution")))
-    if extra_solution is not None:
-        solutions.append(("--solution", extra_solution, None))
-    for label, moves, line in solutions:
-        # formats.md: a file's solution must win for task "win".  A solution given
-        # on the command line is a claimed win unless the task is only about legal moves.
-        must_win = sc.task == Task.WIN if label == "solution" else sc.task != Task.LEGAL_MOVES
-        errors, _ = replay(pos, moves, lang, sc.file, line, must_win=must_win)
-        result.errors.extend(errors)
-        if not errors:
-            result.verified.append(label)
-
+    _check_solutions(sc, result, lang, extra_solution)
     expect = sc.expect
     if "legal" in expect:
         _check_legal(sc, result, lang)
@@ -154,20 +136,7 @@ def check_scenario(
     if "winnable" in expect:
         if progress:
             progress(f"{sc.id}: proving winnable")
-        verdict = solve(pos, seconds=budget)
-        claimed = Verdict.WON if expect["winnable"] else Verdict.LOST
-        if verdict.status == Verdict.UNKNOWN:
-            result.errors.append(CheckError(RuleId.END_WIN, t(
-                lang, "check", "expect.winnable is not proved: the solver did not decide "
-                "the position within {budget} s", budget=budget)))
-        elif verdict.status != claimed:
-            key = ("expect.winnable is true, but the solver proved the position lost"
-                   if expect["winnable"] else
-                   "expect.winnable is false, but the solver found a win")
-            result.errors.append(CheckError(RuleId.END_LOSS if expect["winnable"] else RuleId.END_WIN,
-                                            t(lang, "check", key)))
-        else:
-            result.verified.append("winnable")
+        _check_winnable(sc, result, lang, budget)
     for key in ("key_move", "trap_move"):
         if key in expect:
             if progress:
@@ -178,6 +147,46 @@ def check_scenario(
     if teach:
         _check_teaching(sc, result, lang)
     return result
+
+
+def _check_solutions(sc: Scenario, result: CheckResult, lang: str,
+                     extra_solution: list[MoveText] | None) -> None:
+    """The file's solution, and one given on the command line, replay (and win where they must)."""
+    loc = sc.locator
+    line_of = (lambda *p: loc.line(*p)) if loc is not None else (lambda *p: None)
+    solutions: list[tuple[str, list[MoveText], int | None]] = []
+    if sc.solution is not None:
+        solutions.append(("solution", sc.solution, line_of("solution")))
+    if extra_solution is not None:
+        solutions.append(("--solution", extra_solution, None))
+    for label, moves, line in solutions:
+        # formats.md: a file's solution must win for task "win".  A solution given
+        # on the command line is a claimed win unless the task is only about legal moves.
+        must_win = sc.task == Task.WIN if label == "solution" else sc.task != Task.LEGAL_MOVES
+        errors, _ = replay(sc.position, moves, lang, sc.file, line, must_win=must_win)
+        result.errors.extend(errors)
+        if not errors:
+            result.verified.append(label)
+
+
+def _check_winnable(sc: Scenario, result: CheckResult, lang: str, budget: float) -> None:
+    """expect.winnable: the solver proves the position won (or lost) within `budget` seconds."""
+    t = i18n.text
+    winnable = sc.expect["winnable"]
+    verdict = solve(sc.position, seconds=budget)
+    claimed = Verdict.WON if winnable else Verdict.LOST
+    if verdict.status == Verdict.UNKNOWN:
+        result.errors.append(CheckError(RuleId.END_WIN, t(
+            lang, "check", "expect.winnable is not proved: the solver did not decide "
+            "the position within {budget} s", budget=budget)))
+    elif verdict.status != claimed:
+        key = ("expect.winnable is true, but the solver proved the position lost"
+               if winnable else
+               "expect.winnable is false, but the solver found a win")
+        result.errors.append(CheckError(RuleId.END_LOSS if winnable else RuleId.END_WIN,
+                                        t(lang, "check", key)))
+    else:
+        result.verified.append("winnable")
 
 
 def _moves_of(sc: Scenario, texts: list[MoveText], *path: str | MoveText) -> list[Move | Refusal]:
