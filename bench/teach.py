@@ -40,13 +40,14 @@ from statistics import mean
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from agnes_teach.engine import resolve  # noqa: E402
-from agnes_teach.generator import THEMES, generate, theme_ids  # noqa: E402
+from agnes_teach.generator import generate, theme_ids  # noqa: E402
 from agnes_teach.generator.core import Puzzle  # noqa: E402
 from agnes_teach.moves import Move  # noqa: E402
 from agnes_teach.profile import get_profile  # noqa: E402
 from agnes_teach.registry import Difficulty  # noqa: E402
 from agnes_teach.scenario import load_scenario, scenario_files  # noqa: E402
 from agnes_teach.tagger.teaching import Measures, measure, teaching_problems  # noqa: E402
+from agnes_teach.tagger.themes import THEME_TAGS  # noqa: E402
 
 
 def _line(sc_pos, texts) -> list[Move]:  # type: ignore[no-untyped-def]
@@ -70,10 +71,10 @@ def library_rows(folder: str, playouts: int, seed: int) -> list[Row]:
     rows: list[Row] = []
     for f in scenario_files([folder]):
         sc = load_scenario(f)
-        themes = [t for t in sc.themes if t in THEMES] or ["(other)"]
+        themes = [t for t in sc.themes if t in THEME_TAGS] or ["(other)"]
         line = _line(sc.position, sc.solution)
         refused = len(sc.expect.get("illegal", {}))
-        theme = themes[0] if themes[0] in THEMES else None
+        theme = themes[0] if themes[0] in THEME_TAGS else None
         m = measure(sc.position, theme, line, playouts=playouts, seed=seed,
                     decisions_needed=DECISIONS_COUNTED)
         rows.append((themes[0], sc.id, sc.raw.get("difficulty"), sc.task, m, refused))
@@ -136,7 +137,7 @@ def fatal_table(folder: str, playouts: int, seed: int) -> str:
     by: dict[str, list[float]] = defaultdict(list)
     for f in scenario_files([folder]):
         sc = load_scenario(f)
-        theme = next((t for t in sc.themes if t in THEMES), "(other)")
+        theme = next((t for t in sc.themes if t in THEME_TAGS), "(other)")
         survives = 1 - fatal_mistake_rate(sc.position, random_policy, playouts=playouts, seed=seed)
         by[theme].append(survives)
         print(f"  {sc.id}: random survives {survives:.2f}", file=sys.stderr, flush=True)
@@ -163,7 +164,7 @@ def key_table(folder: str) -> str:
     by: dict[str, dict[str, int]] = defaultdict(lambda: dict.fromkeys(kinds, 0))
     for f in scenario_files([folder]):
         sc = load_scenario(f)
-        theme = next((t for t in sc.themes if t in THEMES), "(other)")
+        theme = next((t for t in sc.themes if t in THEME_TAGS), "(other)")
         text = sc.expect.get("trap_move") or (sc.raw.get("distractor") or {}).get("move")
         if text is None:
             continue
