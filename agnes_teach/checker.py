@@ -24,7 +24,7 @@ from .engine import (
 from .errors import InputError, Problem
 from .moves import Move, MoveText
 from .position import Position
-from .registry import RuleId
+from .registry import GENERATED_TASKS, Difficulty, RuleId, Task, Verdict
 from .scenario import Scenario
 from .solver import first_move_verdicts, solve
 
@@ -126,26 +126,8 @@ def check_scenario(
     and a claim about a face-down stock must hold for every order of it (or the
     file says ``stock_shown: true``).  `teach` adds criteria 1-2 of the teaching
     standard (failable, beaten by the misconception) for puzzles."""
-    t = i18n.text
     result = CheckResult(sc.file, sc.id)
-    pos = sc.position
-    loc = sc.locator
-    line_of = (lambda *p: loc.line(*p)) if loc is not None else (lambda *p: None)
-
-    solutions: list[tuple[str, list[MoveText], int | None]] = []
-    if sc.solution is not None:
-        solutions.append(("solution", sc.solution, line_of("solution")))
-    if extra_solution is not None:
-        solutions.append(("--solution", extra_solution, None))
-    for label, moves, line in solutions:
-        # formats.md: a file's solution must win for task "win".  A solution given
-        # on the command line is a claimed win unless the task is only about legal moves.
-        must_win = sc.task == "win" if label == "solution" else sc.task != "legal-moves"
-        errors, _ = replay(pos, moves, lang, sc.file, line, must_win=must_win)
-        result.errors.extend(errors)
-        if not errors:
-            result.verified.append(label)
-
+    _check_solutions(sc, result, lang, extra_solution)
     expect = sc.expect
     if "legal" in expect:
         _check_legal(sc, result, lang)
@@ -154,20 +136,7 @@ def check_scenario(
     if "winnable" in expect:
         if progress:
             progress(f"{sc.id}: proving winnable")
-        verdict = solve(pos, seconds=budget)
-        claimed = "won" if expect["winnable"] else "lost"
-        if verdict.status == "unknown":
-            result.errors.append(CheckError(RuleId.END_WIN, t(
-                lang, "check", "expect.winnable is not proved: the solver did not decide "
-                "the position within {budget} s", budget=budget)))
-        elif verdict.status != claimed:
-            key = ("expect.winnable is true, but the solver proved the position lost"
-                   if expect["winnable"] else
-                   "expect.winnable is false, but the solver found a win")
-            result.errors.append(CheckError(RuleId.END_LOSS if expect["winnable"] else RuleId.END_WIN,
-                                            t(lang, "check", key)))
-        else:
-            result.verified.append("winnable")
+        _check_winnable(sc, result, lang, budget)
     for key in ("key_move", "trap_move"):
         if key in expect:
             if progress:
@@ -178,6 +147,46 @@ def check_scenario(
     if teach:
         _check_teaching(sc, result, lang)
     return result
+
+
+def _check_solutions(sc: Scenario, result: CheckResult, lang: str,
+                     extra_solution: list[MoveText] | None) -> None:
+    """The file's solution, and one given on the command line, replay (and win where they must)."""
+    loc = sc.locator
+    line_of = (lambda *p: loc.line(*p)) if loc is not None else (lambda *p: None)
+    solutions: list[tuple[str, list[MoveText], int | None]] = []
+    if sc.solution is not None:
+        solutions.append(("solution", sc.solution, line_of("solution")))
+    if extra_solution is not None:
+        solutions.append(("--solution", extra_solution, None))
+    for label, moves, line in solutions:
+        # formats.md: a file's solution must win for task "win".  A solution given
+        # on the command line is a claimed win unless the task is only about legal moves.
+        must_win = sc.task == Task.WIN if label == "solution" else sc.task != Task.LEGAL_MOVES
+        errors, _ = replay(sc.position, moves, lang, sc.file, line, must_win=must_win)
+        result.errors.extend(errors)
+        if not errors:
+            result.verified.append(label)
+
+
+def _check_winnable(sc: Scenario, result: CheckResult, lang: str, budget: float) -> None:
+    """expect.winnable: the solver proves the position won (or lost) within `budget` seconds."""
+    t = i18n.text
+    winnable = sc.expect["winnable"]
+    verdict = solve(sc.position, seconds=budget)
+    claimed = Verdict.WON if winnable else Verdict.LOST
+    if verdict.status == Verdict.UNKNOWN:
+        result.errors.append(CheckError(RuleId.END_WIN, t(
+            lang, "check", "expect.winnable is not proved: the solver did not decide "
+            "the position within {budget} s", budget=budget)))
+    elif verdict.status != claimed:
+        key = ("expect.winnable is true, but the solver proved the position lost"
+               if winnable else
+               "expect.winnable is false, but the solver found a win")
+        result.errors.append(CheckError(RuleId.END_LOSS if winnable else RuleId.END_WIN,
+                                        t(lang, "check", key)))
+    else:
+        result.verified.append("winnable")
 
 
 def _moves_of(sc: Scenario, texts: list[MoveText], *path: str | MoveText) -> list[Move | Refusal]:
@@ -309,9 +318,8 @@ def _line_of(sc: Scenario) -> list[Move]:
 
 def _check_theme_use(sc: Scenario, result: CheckResult, lang: str) -> None:
     """Criterion 4: each listed theme is used on the line (its detector, else the rule a move applies)."""
-    from .generator.core import _rule_of
-    from .generator.detectors import Lesson
-    from .generator.themes import THEMES
+    from .tagger.detectors import Lesson, rule_of
+    from .tagger.themes import THEME_TAGS
 
     line = _line_of(sc)
     if not sc.themes or not line:
@@ -322,11 +330,11 @@ def _check_theme_use(sc: Scenario, result: CheckResult, lang: str) -> None:
     rules_used: set[str] = set()
     pos = sc.position
     for move in line:
-        rules_used.add(_rule_of(pos, move))
+        rules_used.add(rule_of(pos, move))
         pos = apply_unchecked(pos, move)
     unused = []
     for theme in sc.themes:
-        spec = THEMES.get(theme)
+        spec = THEME_TAGS.get(theme)
         used = spec.detect(Lesson(sc.position, tuple(line), losing, within=len(line))) if spec else False
         if not used and theme not in rules_used:
             unused.append(theme)
@@ -355,10 +363,11 @@ def _check_hidden_stock(sc: Scenario, result: CheckResult, lang: str) -> None:
     if "trap_move" in sc.expect:
         (got,) = _moves_of(sc, [sc.expect["trap_move"]], "expect", "trap_move")
         if isinstance(got, Move):
-            claims.append(("trap_move", status_claim(got, "lost")))
+            claims.append(("trap_move", status_claim(got, Verdict.LOST)))
     if "winnable" in sc.expect:
-        claims.append(("winnable", status_claim(None, "won" if sc.expect["winnable"] else "lost")))
-    if sc.task == "win" and sc.solution:
+        claimed = Verdict.WON if sc.expect["winnable"] else Verdict.LOST
+        claims.append(("winnable", status_claim(None, claimed)))
+    if sc.task == Task.WIN and sc.solution:
         claims.append(("solution", lambda p: False))  # a line played blind cannot rely on the order
     if not claims:
         return
@@ -377,13 +386,13 @@ def _check_hidden_stock(sc: Scenario, result: CheckResult, lang: str) -> None:
 
 def _check_teaching(sc: Scenario, result: CheckResult, lang: str) -> None:
     """Criteria 1-2 for a puzzle (a win, key-move or trap task): failable, beaten by the misconception."""
-    from .generator.teaching import MIN_DECISIONS, measure, teaching_problems
+    from .tagger.teaching import MIN_DECISIONS, measure, teaching_problems
 
-    if sc.task not in ("win", "key-move", "trap"):
+    if sc.task not in GENERATED_TASKS:
         return
     theme = next((t for t in sc.themes), None)
     # Only a medium or hard puzzle needs decision points, and only MIN_DECISIONS of them.
-    needed = MIN_DECISIONS if sc.difficulty in ("medium", "hard") else 0
+    needed = MIN_DECISIONS if sc.difficulty in (Difficulty.MEDIUM, Difficulty.HARD) else 0
     m = measure(sc.position, theme, _line_of(sc), decisions_needed=needed, greedy=False)
     problems = teaching_problems(m, sc.task, sc.difficulty, len(sc.expect.get("illegal", {})))
     for problem in problems:

@@ -40,12 +40,14 @@ from statistics import mean
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from agnes_teach.engine import resolve  # noqa: E402
-from agnes_teach.generator import THEMES, generate, theme_ids  # noqa: E402
+from agnes_teach.generator import generate, theme_ids  # noqa: E402
 from agnes_teach.generator.core import Puzzle  # noqa: E402
-from agnes_teach.generator.teaching import Measures, measure, teaching_problems  # noqa: E402
 from agnes_teach.moves import Move  # noqa: E402
 from agnes_teach.profile import get_profile  # noqa: E402
+from agnes_teach.registry import Difficulty  # noqa: E402
 from agnes_teach.scenario import load_scenario, scenario_files  # noqa: E402
+from agnes_teach.tagger.teaching import Measures, measure, teaching_problems  # noqa: E402
+from agnes_teach.tagger.themes import THEME_TAGS  # noqa: E402
 
 
 def _line(sc_pos, texts) -> list[Move]:  # type: ignore[no-untyped-def]
@@ -69,10 +71,10 @@ def library_rows(folder: str, playouts: int, seed: int) -> list[Row]:
     rows: list[Row] = []
     for f in scenario_files([folder]):
         sc = load_scenario(f)
-        themes = [t for t in sc.themes if t in THEMES] or ["(other)"]
+        themes = [t for t in sc.themes if t in THEME_TAGS] or ["(other)"]
         line = _line(sc.position, sc.solution)
         refused = len(sc.expect.get("illegal", {}))
-        theme = themes[0] if themes[0] in THEMES else None
+        theme = themes[0] if themes[0] in THEME_TAGS else None
         m = measure(sc.position, theme, line, playouts=playouts, seed=seed,
                     decisions_needed=DECISIONS_COUNTED)
         rows.append((themes[0], sc.id, sc.difficulty, sc.task, m, refused))
@@ -130,12 +132,12 @@ def mined_rows(count: int, deals: str, playouts: int, seed: int, max_seconds: fl
 
 def fatal_table(folder: str, playouts: int, seed: int) -> str:
     """Per theme: how often uniform random play makes a fatal mistake (no cap that matters)."""
-    from agnes_teach.generator.players import fatal_mistake_rate, random_policy
+    from agnes_teach.tagger.players import fatal_mistake_rate, random_policy
 
     by: dict[str, list[float]] = defaultdict(list)
     for f in scenario_files([folder]):
         sc = load_scenario(f)
-        theme = next((t for t in sc.themes if t in THEMES), "(other)")
+        theme = next((t for t in sc.themes if t in THEME_TAGS), "(other)")
         survives = 1 - fatal_mistake_rate(sc.position, random_policy, playouts=playouts, seed=seed)
         by[theme].append(survives)
         print(f"  {sc.id}: random survives {survives:.2f}", file=sys.stderr, flush=True)
@@ -154,14 +156,14 @@ def fatal_table(folder: str, playouts: int, seed: int) -> str:
 def key_table(folder: str) -> str:
     """Criterion 6: how the answer key explains each file's tempting move, per theme."""
     from agnes_teach.engine import AmbiguousMoveError, IllegalMoveError, refusal
-    from agnes_teach.generator.refutation import observe, reason
+    from agnes_teach.tagger.refutation import observe, reason
 
     kinds = ("refused: rule sentence", "deadlock", "no-landing", "buried (next)", "buried", "last-empty",
              "generic")
     by: dict[str, dict[str, int]] = defaultdict(lambda: dict.fromkeys(kinds, 0))
     for f in scenario_files([folder]):
         sc = load_scenario(f)
-        theme = next((t for t in sc.themes if t in THEMES), "(other)")
+        theme = next((t for t in sc.themes if t in THEME_TAGS), "(other)")
         text = sc.expect.get("trap_move") or (sc.distractor.move if sc.distractor is not None else None)
         if text is None:
             continue
@@ -206,7 +208,7 @@ def table(title: str, rows: list[Row], rates: dict[str, float] | None) -> str:
         lost = [m.lost_without for m in ms if m.misconception is not None]
         ok = sum(not teaching_problems(r[4], r[3], r[2], r[5]) for r in rs)
         per = []
-        for d in ("easy", "medium", "hard"):
+        for d in Difficulty:
             vals = [r[4].random for r in rs if r[2] == d]
             per.append(f"{mean(vals):.0%}" if vals else "-")
         cells = [theme, str(len(rs)), f"{mean(m.random for m in ms):.0%}",

@@ -13,12 +13,12 @@ from agnes_teach.cards import Card, parse_card
 from agnes_teach.checker import check_scenario
 from agnes_teach.generator import THEMES, Tally, candidate, generate, puzzle_key
 from agnes_teach.generator.build import shape_problems
-from agnes_teach.generator.detectors import LESSON_WINDOW, Lesson
 from agnes_teach.generator.output import scenario_data, to_yaml
 from agnes_teach.graph import autoplay, explore, is_safe_home
 from agnes_teach.position import parse_position
 from agnes_teach.profile import get_profile
 from agnes_teach.scenario import load_scenario
+from agnes_teach.tagger.detectors import LESSON_WINDOW, Lesson
 from agnes_teach.yamlio import load_file
 
 BIN = Path(sys.executable).parent

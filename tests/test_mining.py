@@ -14,10 +14,10 @@ from agnes_teach.engine import apply_move
 from agnes_teach.generator.core import Tally
 from agnes_teach.generator.mining import TAIL_MOVES, examine, positions, solved_line
 from agnes_teach.generator.output import puzzle_id, scenario_data
-from agnes_teach.generator.players import MISCONCEPTIONS, lost_under
-from agnes_teach.generator.teaching import rating_of
 from agnes_teach.profile import get_profile
 from agnes_teach.scenario import load_scenario
+from agnes_teach.tagger.players import MISCONCEPTIONS, lost_under
+from agnes_teach.tagger.teaching import rating_of
 
 HERE = Path(__file__).resolve().parent
 MINED = load_scenario(HERE / "mined_positions" / "tableau-empty-d6-m17.yaml")
@@ -135,9 +135,9 @@ OVER_MARGIN = load_scenario(HERE / "mined_positions" / "foundation-start-d1506-m
 def test_the_generator_keeps_a_margin_under_the_checkers_bar(scenario: object, theme: str, rate: float,
                                                             kept: bool) -> None:
     from agnes_teach.generator.core import failable_rate
-    from agnes_teach.generator.players import GENERATOR_RANDOM_MAX, RANDOM_MAX, random_win_rate
-    from agnes_teach.generator.teaching import Measures, teaching_problems
     from agnes_teach.scenario import Scenario
+    from agnes_teach.tagger.players import GENERATOR_RANDOM_MAX, RANDOM_MAX, random_win_rate
+    from agnes_teach.tagger.teaching import Measures, teaching_problems
 
     assert isinstance(scenario, Scenario)
     assert (GENERATOR_RANDOM_MAX, RANDOM_MAX) == (0.30, 0.35)

@@ -7,7 +7,9 @@ import pytest
 
 from agnes_teach.cards import parse_card
 from agnes_teach.generator import THEMES
-from agnes_teach.generator.players import (
+from agnes_teach.moves import DEAL_MOVE, Move
+from agnes_teach.position import Position, parse_position
+from agnes_teach.tagger.players import (
     MISCONCEPTIONS,
     PREDICATES,
     fatal_mistake_rate,
@@ -16,8 +18,6 @@ from agnes_teach.generator.players import (
     playout,
     win_rate,
 )
-from agnes_teach.moves import DEAL_MOVE, Move
-from agnes_teach.position import Position, parse_position
 
 
 def pos(**piles: object) -> Position:
@@ -105,8 +105,8 @@ def test_arguments_decide_from_the_position_alone(theme: str, position: Position
 
 def test_restricted_tables_remove_exactly_the_believers_moves() -> None:
     from agnes_teach.engine import legal_moves
-    from agnes_teach.generator.players import RESTRICTIONS, restricted_rules
     from agnes_teach.solver.fast import FastState
+    from agnes_teach.tagger.players import RESTRICTIONS, restricted_rules
 
     for name, theme, position in (("no-tableau-wrap", "tableau.wrap", NEEDS_WRAP),
                                   ("empty-column-kings-only", "tableau.empty", NEEDS_EMPTY)):
@@ -140,7 +140,7 @@ def test_fatal_mistake_rates(position: Position, name: str, rate: float) -> None
 
 
 def test_criterion_one_counts_a_game_without_a_fatal_mistake_as_won() -> None:
-    from agnes_teach.generator.players import random_win_rate
+    from agnes_teach.tagger.players import random_win_rate
 
     assert random_win_rate(NEEDS_WRAP, playouts=40, seed=1) == 1 - fatal_mistake_rate(
         NEEDS_WRAP, player("random"), playouts=40, seed=1) == 0.5
@@ -158,14 +158,14 @@ def test_criterion_one_counts_a_game_without_a_fatal_mistake_as_won() -> None:
 ])
 def test_the_screen_rejects_early_and_never_accepts_early(position: Position, bar: float,
                                                          rate: float | None) -> None:
-    from agnes_teach.generator.players import random_win_rate
+    from agnes_teach.tagger.players import random_win_rate
 
     assert random_win_rate(position, playouts=40, seed=1, screen=bar) == rate
 
 
 @pytest.mark.parametrize(("wins", "n", "low"), [(0, 20, 0.0), (12, 20, 0.329), (20, 20, 0.751), (0, 0, 0.0)])
 def test_wilson_lower_bound(wins: int, n: int, low: float) -> None:
-    from agnes_teach.generator.players import wilson_low
+    from agnes_teach.tagger.players import wilson_low
 
     assert round(wilson_low(wins, n), 3) == low
 
@@ -201,7 +201,7 @@ def _cells(x1: str, x2: str, tableau: list[object]) -> Position:
     ("3C", "2C", False),
 ])
 def test_the_last_two_believer_plays_x1_only_after_x2(x1: str, x2: str, lost: bool) -> None:
-    from agnes_teach.generator.players import TRANSFORMS
+    from agnes_teach.tagger.players import TRANSFORMS
 
     position = _cells(x1, x2, ["4C", [], [], [], [], [], []])
     believed = TRANSFORMS["exposed-cells-as-one-pile"](position)
@@ -210,7 +210,7 @@ def test_the_last_two_believer_plays_x1_only_after_x2(x1: str, x2: str, lost: bo
 
 
 def test_a_playout_asks_the_solver_at_doubling_gaps() -> None:
-    from agnes_teach.generator.players import CHECK_POINTS, check_points
+    from agnes_teach.tagger.players import CHECK_POINTS, check_points
 
     assert sorted(CHECK_POINTS) == [0, 15, 30, 60, 120, 240, 480, 960, 1920]
     assert sorted(check_points(2, 10)) == [0, 2, 4, 8]

@@ -13,7 +13,8 @@ from typing import Any
 import pytest
 
 from agnes_teach.checker import check_scenario
-from agnes_teach.generator import DIFFICULTIES, TASKS, THEMES, puzzle_key
+from agnes_teach.generator import THEMES, puzzle_key
+from agnes_teach.registry import GENERATED_TASKS, Difficulty
 from agnes_teach.scenario import Scenario, load_scenario, scenario_files
 from agnes_teach.yamlio import load_file
 
@@ -76,7 +77,7 @@ def test_the_demo_set_is_drawn_from_the_library() -> None:
 def test_generated_files_record_what_made_them() -> None:
     assert GENERATED
     for s in GENERATED:
-        assert s.difficulty in DIFFICULTIES
+        assert s.difficulty in list(Difficulty)
         source = _data(s)["source"].split()
         if source == ["built"]:
             assert isinstance(_data(s)["seed"]["candidate"], int)
@@ -86,7 +87,7 @@ def test_generated_files_record_what_made_them() -> None:
         assert s.distractor is not None and s.distractor.record["move"]
         assert set(s.title) >= {"en", "ru", "es"}
         # A built puzzle has one of its builder's tasks; a mined one any task its first moves allow.
-        assert s.task in (THEMES[s.themes[0]].tasks if source == ["built"] else TASKS)
+        assert s.task in (THEMES[s.themes[0]].tasks if source == ["built"] else GENERATED_TASKS)
         if s.task == "key-move":
             assert "key_move" in s.expect
         if s.task == "trap":
@@ -98,8 +99,8 @@ def _teaching_files() -> list[Scenario]:
 
 
 def test_every_puzzle_records_the_play_that_meets_criteria_1_and_2() -> None:
-    from agnes_teach.generator.players import GENERATOR_RANDOM_MAX, RANDOM_MAX, RANDOM_PLAYOUTS
-    from agnes_teach.generator.teaching import rating_of
+    from agnes_teach.tagger.players import GENERATOR_RANDOM_MAX, RANDOM_MAX, RANDOM_PLAYOUTS
+    from agnes_teach.tagger.teaching import rating_of
 
     teaching = _teaching_files()
     assert len(teaching) >= 80
@@ -129,14 +130,14 @@ def test_within_each_theme_the_ratings_differ_in_measured_random_play() -> None:
             assert s.difficulty is not None
             by.setdefault((s.themes[0], s.difficulty), []).append(rate)
     for theme in THEMES:
-        means = [sum(by[(theme, d)]) / len(by[(theme, d)]) for d in DIFFICULTIES if (theme, d) in by]
+        means = [sum(by[(theme, d)]) / len(by[(theme, d)]) for d in Difficulty if (theme, d) in by]
         assert len(means) == 3, (theme, sorted(k[1] for k in by if k[0] == theme))
         assert means[0] > means[1] > means[2], (theme, means)
 
 
 # One puzzle per rating, measured again with the real referee (100 fatal-mistake games each).
 SAMPLE = [s for s in GENERATED if not _in_demo(s) and s.themes[0] == "tableau.empty"]
-SAMPLE = [next(s for s in SAMPLE if s.difficulty == d) for d in DIFFICULTIES]
+SAMPLE = [next(s for s in SAMPLE if s.difficulty == d) for d in Difficulty]
 
 
 @pytest.mark.parametrize("scenario", SAMPLE, ids=[s.id for s in SAMPLE])

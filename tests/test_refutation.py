@@ -11,10 +11,10 @@ import pytest
 
 from agnes_teach.cards import card_symbol
 from agnes_teach.engine import resolve
-from agnes_teach.generator.refutation import observe, reason
 from agnes_teach.moves import parse_move_text
 from agnes_teach.render.sheet import load_items
 from agnes_teach.scenario import load_scenario
+from agnes_teach.tagger.refutation import observe, reason
 
 HERE = Path(__file__).resolve().parent / "refutation_positions"
 

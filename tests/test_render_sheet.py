@@ -184,11 +184,11 @@ def test_mix_takes_the_easiest_of_each_theme_without_rule_headings() -> None:
 
 
 def test_the_key_explains_a_losing_deal_by_the_card_it_buries_in_every_language() -> None:
-    # The reason names the pair the position shows after the deal (generator.refutation): a card
+    # The reason names the pair the position shows after the deal (tagger.refutation): a card
     # that can only go home, dropped on a card of its suit that must go home first.
     from agnes_teach.engine import apply_unchecked
-    from agnes_teach.generator.refutation import reason
     from agnes_teach.moves import DEAL_MOVE
+    from agnes_teach.tagger.refutation import reason
 
     file = ROOT / "tests" / "hint_positions" / "stock-deal-s103-004.yaml"
     sc = load_scenario(file)

@@ -2,12 +2,18 @@
 
 from __future__ import annotations
 
+import ast
 from collections.abc import Callable
+from pathlib import Path
 
 import pytest
 from _generator_util import make_position
 
-from agnes_teach.generator.detectors import (
+import agnes_teach
+from agnes_teach.generator.themes import THEMES
+from agnes_teach.moves import DEAL_MOVE, Move, parse_move_text
+from agnes_teach.position import Position
+from agnes_teach.tagger.detectors import (
     Lesson,
     detect_foundation_start,
     detect_foundation_wrap,
@@ -18,16 +24,14 @@ from agnes_teach.generator.detectors import (
     detect_tableau_run,
     detect_tableau_wrap,
 )
-from agnes_teach.generator.distractors import (
+from agnes_teach.tagger.distractors import (
     distract_foundation_start,
     distract_reserve_top,
     distract_stock_last_two,
     distract_tableau_empty,
     distract_tableau_run,
 )
-from agnes_teach.generator.themes import THEMES
-from agnes_teach.moves import DEAL_MOVE, Move, parse_move_text
-from agnes_teach.position import Position
+from agnes_teach.tagger.themes import THEME_TAGS
 
 
 def moves(text: str) -> tuple[Move, ...]:
@@ -115,7 +119,7 @@ def test_detector_table(theme: str, index: int) -> None:
 
 
 def test_every_theme_has_positive_and_negative_rows() -> None:
-    assert sorted(TABLES) == sorted(THEMES)
+    assert sorted(TABLES) == sorted(THEME_TAGS)
     for _, rows in TABLES.values():
         assert any(r[3] for r in rows) and any(not r[3] for r in rows)
 
@@ -155,3 +159,37 @@ def test_no_distractor_without_the_temptation() -> None:
     assert distract_tableau_empty(RESERVE, (), ()) is None  # no King or base card to tempt
     assert distract_foundation_start(WRAP, (), ()) is None  # no empty foundation
     assert distract_reserve_top(WRAP, (), ()) is None  # no covered reserve card
+
+
+def _imported_modules(path: Path, package: str) -> set[str]:
+    """Every module a file imports, relative imports resolved against its `package`."""
+    out: set[str] = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Import):
+            out.update(alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom):
+            base = package.split(".")[: len(package.split(".")) - node.level + 1] if node.level else []
+            module = ".".join([*base, *([node.module] if node.module else [])])
+            out.add(module)
+            out.update(f"{module}.{alias.name}" for alias in node.names)
+    return out
+
+
+def test_the_tagger_stands_apart_from_the_generator() -> None:
+    # The tagger describes; the generator makes puzzles: the tagger (and the checker) never reach
+    # into the generator, nor the tagger into the renderers.
+    root = Path(agnes_teach.__file__).parent
+    for path in sorted((root / "tagger").glob("*.py")):
+        used = _imported_modules(path, "agnes_teach.tagger")
+        assert not {m for m in used if m.startswith(("agnes_teach.generator", "agnes_teach.render"))}, path
+    used = _imported_modules(root / "checker.py", "agnes_teach")
+    assert not {m for m in used if m.startswith("agnes_teach.generator")}
+
+
+def test_the_generators_table_is_the_taggers_plus_a_builder() -> None:
+    assert list(THEMES) == list(THEME_TAGS)
+    for theme_id, theme in THEMES.items():
+        tag = THEME_TAGS[theme_id]
+        assert (theme.id, theme.tasks, theme.detect, theme.distract) == \
+            (tag.id, tag.tasks, tag.detect, tag.distract)
+        assert callable(theme.build)

@@ -18,13 +18,12 @@ from ..fairness import claim_holds_for_every_order, key_move_claim, status_claim
 from ..graph import GameGraph, explore
 from ..moves import Move
 from ..position import Position
-from ..predicates import rule_used
 from ..profile import Profile
+from ..registry import GENERATED_TASKS, Difficulty, Task, Verdict
 from ..solver import solve
-from .canonical import puzzle_key
-from .detectors import LESSON_WINDOW, Lesson
-from .distractors import Distractor, tempting_loss
-from .players import (
+from ..tagger.detectors import LESSON_WINDOW, Lesson, rule_of
+from ..tagger.distractors import Distractor, tempting_loss
+from ..tagger.players import (
     GENERATOR_RANDOM_MAX,
     MISCONCEPTIONS,
     PLAYOUT_SEED,
@@ -34,12 +33,14 @@ from .players import (
     random_win_rate,
     win_rate,
 )
-from .teaching import MIN_FIRST_MOVES, MIN_WRONG_FIRST, distinct_children, rating_of
+from ..tagger.teaching import MIN_FIRST_MOVES, MIN_WRONG_FIRST, distinct_children, rating_of
+from .canonical import puzzle_key
 from .themes import THEMES, Theme
 
 GENERATOR_VERSION = "agnes-teach-generator 2"
-TASKS = ("key-move", "trap", "win")
-DIFFICULTIES = ("easy", "medium", "hard")
+# The cli's choices, in the order it lists them (and spreads a run over the ratings).
+TASKS = GENERATED_TASKS
+DIFFICULTIES = tuple(Difficulty)
 MAX_STATES = 3000  # a candidate with a larger reachable space is not a small endgame: discard
 SOLVER_NODES = 200_000  # the proof budget (states, not seconds, so runs are reproducible)
 
@@ -124,11 +125,6 @@ def lesson_line(graph: GameGraph, theme: Theme, losing: tuple[Move, ...]) -> lis
     return walk(0, [])
 
 
-def _rule_of(pos: Position, move: Move) -> str:
-    """The rule a legal move applies, for counting how many rules a solution needs."""
-    return rule_used(pos, move)
-
-
 # ----------------------------------------------------------------- rating
 
 
@@ -140,7 +136,7 @@ def rate(graph: GameGraph, line: list[Move], distractor: Distractor) -> tuple[fl
     rules: set[str] = set()
     pos = graph.root
     for move in line:
-        rules.add(_rule_of(pos, move))
+        rules.add(rule_of(pos, move))
         pos = apply_unchecked(pos, move)
     i = 0
     for move in graph.path_of(line):
@@ -163,9 +159,11 @@ def rate(graph: GameGraph, line: list[Move], distractor: Distractor) -> tuple[fl
 EASY_BELOW, HARD_FROM = 7.0, 11.0
 
 
-def difficulty_of(score: float) -> str:
+def difficulty_of(score: float) -> Difficulty:
     """Without --teach: the rating from what the search saw (choices, refutation depth, rules)."""
-    return "easy" if score < EASY_BELOW else "hard" if score >= HARD_FROM else "medium"
+    if score < EASY_BELOW:
+        return Difficulty.EASY
+    return Difficulty.HARD if score >= HARD_FROM else Difficulty.MEDIUM
 
 
 def failable_rate(pos: Position, tally: Tally) -> float | None:
@@ -188,10 +186,10 @@ def _fair(pos: Position, key_move: Move | None, trap_move: Move | None) -> tuple
         return False, None
     if key_move is None and trap_move is None:
         return True, None  # a win line depends on the order the cards come in: show it
-    claim = key_move_claim(key_move) if key_move is not None else status_claim(trap_move, "lost")
+    claim = key_move_claim(key_move) if key_move is not None else status_claim(trap_move, Verdict.LOST)
     fairness = claim_holds_for_every_order(pos, claim)
     if fairness.proved:
-        won = claim_holds_for_every_order(pos, status_claim(None, "won"))
+        won = claim_holds_for_every_order(pos, status_claim(None, Verdict.WON))
         if won.proved:
             return False, fairness.argument()
     return True, None
@@ -202,14 +200,15 @@ def _fair(pos: Position, key_move: Move | None, trap_move: Move | None) -> tuple
 
 def _proved(pos: Position, key_move: Move | None, trap_move: Move | None) -> bool:
     """The project's solver confirms every claim the file will make."""
-    if solve(pos, nodes=SOLVER_NODES).status != "won":
+    if solve(pos, nodes=SOLVER_NODES).status != Verdict.WON:
         return False
     if key_move is not None:
         for move in legal_moves(pos):
             status = solve(apply_unchecked(pos, move), nodes=SOLVER_NODES).status
-            if status != ("won" if move == key_move else "lost"):
+            if status != (Verdict.WON if move == key_move else Verdict.LOST):
                 return False
-    return trap_move is None or solve(apply_unchecked(pos, trap_move), nodes=SOLVER_NODES).status == "lost"
+    return trap_move is None or \
+        solve(apply_unchecked(pos, trap_move), nodes=SOLVER_NODES).status == Verdict.LOST
 
 
 def _trim(pos: Position, line: list[Move], keep: int) -> list[Move]:
@@ -226,27 +225,101 @@ def _trim(pos: Position, line: list[Move], keep: int) -> list[Move]:
 # --------------------------------------------------------------- candidates
 
 
-def candidate(theme: Theme, task: str, profile: Profile, seed: int, size: int,
-              tally: Tally | None = None, teach: bool = False) -> Puzzle | None:
-    """The puzzle grown from one candidate seed, or None (the reason goes to `tally`)."""
-    tally = tally or Tally()
+def _built_position(theme: Theme, task: str, profile: Profile, seed: int, size: int,
+                    tally: Tally) -> Position | None:
+    """The candidate's position, laid out by the theme's builder, when it offers a choice."""
     rng = random.Random(f"{theme.id}/{task}/{profile.id}/{size}/{seed}")
     draft = theme.build(rng, profile, task, size)
     pos = draft.position() if draft is not None else None
     if pos is None:
         tally.add("unbuildable")
         return None
-    if task == "win" and (_autoplay_wins(pos) or len(legal_moves(pos)) < 2):
+    if task == Task.WIN and (_autoplay_wins(pos) or len(legal_moves(pos)) < 2):
         tally.add("trivial")
         return None
     first = legal_moves(pos)
-    if task == "key-move":
+    if task == Task.KEY_MOVE:
         # Cheap filters before the search: a choice to make, and no free foundation move
         # beside the one a foundation theme teaches (it would win as well).
         home_moves = sum(m.dest.is_foundation for m in first)
         if len(first) < 2 or home_moves > 1:
             tally.add("no unique choice")
             return None
+    return pos
+
+
+def _lesson_of(graph: GameGraph, theme: Theme, task: str, pos: Position, losing: tuple[Move, ...],
+               tally: Tally) -> tuple[list[Move], Move | None] | None:
+    """(the winning line that teaches, the key move of a key-move task)."""
+    if task == Task.KEY_MOVE:
+        winning = graph.winning_moves()
+        if len(winning) != 1:
+            tally.add("key not unique")
+            return None
+        key_move = winning[0]
+        line = graph.expand(0, [key_move] + shortest_path(graph, graph.child(0, key_move)))
+        if not theme.detect(Lesson(pos, tuple(line), losing, within=1)):
+            tally.add("theme not detected")
+            return None
+        return line, key_move
+    found = lesson_line(graph, theme, losing)
+    if found is None:
+        tally.add("theme not detected")
+        return None
+    return found, None
+
+
+def _tempting_moves(theme: Theme, task: str, pos: Position, tail: tuple[Move, ...], losing: tuple[Move, ...],
+                    tally: Tally) -> tuple[Distractor, Move | None] | None:
+    """(the distractor, the trap move of a trap task) offered beside the lesson's `tail`."""
+    distractor = theme.distract(pos, tail, losing)
+    if distractor is None:
+        tally.add("no distractor")
+        return None
+    trap_move = None
+    if task == Task.TRAP:
+        if distractor.rule is None and distractor.move in losing:
+            trap_move = distractor.move
+        if trap_move is None:
+            trap_move = tempting_loss(pos, tail, losing)
+        if trap_move is None:
+            tally.add("no trap")
+            return None
+    if distractor.rule is None and distractor.move not in losing:
+        tally.add("distractor not refuted")
+        return None
+    if distractor.rule is not None and (why := refusal(pos, distractor.move)) is not None \
+            and why.rule != distractor.rule:
+        tally.add("distractor refused by another rule")
+        return None
+    return distractor, trap_move
+
+
+def _teaches(graph: GameGraph, theme: Theme, task: str, pos: Position, distractor: Distractor, decisions: int,
+             tally: Tally) -> bool:
+    """--teach's tests after the search: enough wrong first moves, a decision point, and the
+    position lost under the theme's misconception."""
+    wrong = len({puzzle_key(graph.states[j]) for _, j in graph.edges[0] if graph.win_distance[j] is None})
+    if task in (Task.KEY_MOVE, Task.TRAP) and wrong + (distractor.rule is not None) < MIN_WRONG_FIRST:
+        tally.add("fewer than 2 wrong first moves")
+        return False
+    if task != Task.WIN and decisions < 1:
+        tally.add("no decision point")
+        return False
+    misconception = MISCONCEPTIONS.get(theme.id)
+    if misconception is not None and lost_under(pos, misconception) is not True:
+        tally.add("won without the rule")
+        return False
+    return True
+
+
+def candidate(theme: Theme, task: str, profile: Profile, seed: int, size: int,
+              tally: Tally | None = None, teach: bool = False) -> Puzzle | None:
+    """The puzzle grown from one candidate seed, or None (the reason goes to `tally`)."""
+    tally = tally or Tally()
+    pos = _built_position(theme, task, profile, seed, size, tally)
+    if pos is None:
+        return None
     # Criterion 1 before the search, as it is cheaper: a choice, and random play must lose.
     rate_random = None
     if teach:
@@ -258,61 +331,23 @@ def candidate(theme: Theme, task: str, profile: Profile, seed: int, size: int,
         tally.add("too large")
         return None
     if not graph.won():
-        tally.add("lost")
+        tally.add(Verdict.LOST)
         return None
     losing = tuple(graph.losing_moves())
-    key_move = trap_move = None
-    if task == "key-move":
-        winning = graph.winning_moves()
-        if len(winning) != 1:
-            tally.add("key not unique")
-            return None
-        key_move = winning[0]
-        line = graph.expand(0, [key_move] + shortest_path(graph, graph.child(0, key_move)))
-        if not theme.detect(Lesson(pos, tuple(line), losing, within=1)):
-            tally.add("theme not detected")
-            return None
-    else:
-        found = lesson_line(graph, theme, losing)
-        if found is None:
-            tally.add("theme not detected")
-            return None
-        line = found
+    lesson = _lesson_of(graph, theme, task, pos, losing, tally)
+    if lesson is None:
+        return None
+    line, key_move = lesson
     lesson_at = next(i for i in range(len(line))
                      if theme.detect(Lesson(pos, tuple(line), losing, within=i + 1)))
-    distractor = theme.distract(pos, tuple(line[lesson_at:]), losing)
-    if distractor is None:
-        tally.add("no distractor")
+    tempting = _tempting_moves(theme, task, pos, tuple(line[lesson_at:]), losing, tally)
+    if tempting is None:
         return None
-    if task == "trap":
-        if distractor.rule is None and distractor.move in losing:
-            trap_move = distractor.move
-        if trap_move is None:
-            trap_move = tempting_loss(pos, tuple(line[lesson_at:]), losing)
-        if trap_move is None:
-            tally.add("no trap")
-            return None
-    if distractor.rule is None and distractor.move not in losing:
-        tally.add("distractor not refuted")
-        return None
-    if distractor.rule is not None and (why := refusal(pos, distractor.move)) is not None \
-            and why.rule != distractor.rule:
-        tally.add("distractor refused by another rule")
-        return None
+    distractor, trap_move = tempting
     score, stats = rate(graph, line, distractor)
-    if teach:
-        wrong = len({puzzle_key(graph.states[j]) for _, j in graph.edges[0] if graph.win_distance[j] is None})
-        if task in ("key-move", "trap") and wrong + (distractor.rule is not None) < MIN_WRONG_FIRST:
-            tally.add("fewer than 2 wrong first moves")
-            return None
-        if task != "win" and int(stats["decisions"]) < 1:
-            tally.add("no decision point")
-            return None
-        misconception = MISCONCEPTIONS.get(theme.id)
-        if misconception is not None and lost_under(pos, misconception) is not True:
-            tally.add("won without the rule")
-            return None
-    if task != "win":
+    if teach and not _teaches(graph, theme, task, pos, distractor, int(stats["decisions"]), tally):
+        return None
+    if task != Task.WIN:
         line = _trim(pos, line, lesson_at + 2)
     # A legal distractor of a win puzzle is written as expect.trap_move: prove it too.
     claimed_trap = trap_move or (distractor.move if distractor.rule is None and key_move is None else None)
@@ -335,7 +370,7 @@ def candidate(theme: Theme, task: str, profile: Profile, seed: int, size: int,
 
 
 def pick_task(theme: Theme, rng: random.Random) -> str:
-    weights = {"key-move": 3, "trap": 2, "win": 2}
+    weights = {Task.KEY_MOVE: 3, Task.TRAP: 2, Task.WIN: 2}
     tasks = list(theme.tasks)
     return rng.choices(tasks, weights=[weights[t] for t in tasks])[0]
 
@@ -365,7 +400,8 @@ def generate(
     out: list[Puzzle] = []
     attempts = 0
     limit = max_attempts if max_attempts is not None else 400 * count + 2000
-    sizes = {"easy": (0, 0, 1), "medium": (0, 1, 2), "hard": (1, 2, 2)}
+    sizes: dict[str, tuple[int, int, int]] = {
+        Difficulty.EASY: (0, 0, 1), Difficulty.MEDIUM: (0, 1, 2), Difficulty.HARD: (1, 2, 2)}
     deadline = time.monotonic() + max_seconds if max_seconds is not None else None
     while len(out) < count and attempts < limit:
         if deadline is not None and time.monotonic() > deadline:

@@ -40,14 +40,19 @@ from ..engine import apply_unchecked, legal_moves
 from ..moves import DEAL_MOVE, Move
 from ..position import Position
 from ..profile import Profile
-from ..registry import RuleId
+from ..registry import RuleId, Task, Verdict
 from ..solver import solve
-from .canonical import puzzle_key
-from .core import Puzzle, Tally, failable_rate
-from .detectors import LESSON_WINDOW, Lesson
-from .distractors import Distractor, tempting_loss
-from .players import MISCONCEPTIONS, PLAYOUT_SEED, PLAYOUTS, lost_under, misconception_policy, win_rate
-from .teaching import (
+from ..tagger.detectors import LESSON_WINDOW, Lesson
+from ..tagger.distractors import Distractor, tempting_loss
+from ..tagger.players import (
+    MISCONCEPTIONS,
+    PLAYOUT_SEED,
+    PLAYOUTS,
+    lost_under,
+    misconception_policy,
+    win_rate,
+)
+from ..tagger.teaching import (
     MIN_DECISIONS,
     MIN_FIRST_MOVES,
     MIN_WRONG_FIRST,
@@ -55,7 +60,9 @@ from .teaching import (
     distinct_children,
     rating_of,
 )
-from .themes import THEMES
+from .canonical import puzzle_key
+from .core import Puzzle, Tally, failable_rate
+from .themes import THEMES, Theme
 
 DEAL_NODES = 400_000  # solving a whole deal
 VERDICT_NODES = 100_000  # one first move's verdict
@@ -79,7 +86,7 @@ class Found:
 def solved_line(number: int, profile: Profile, nodes: int = DEAL_NODES) -> list[Move] | None:
     """The solver's winning line of deal `number`, or None (lost, or undecided within `nodes`)."""
     result = solve(deal_position(number, profile), nodes=nodes)
-    return result.solution if result.status == "won" else None
+    return result.solution if result.status == Verdict.WON else None
 
 
 def _restricts(theme: str, pos: Position, moves: list[Move]) -> bool:
@@ -91,7 +98,7 @@ def _restricts(theme: str, pos: Position, moves: list[Move]) -> bool:
 def _verdicts(pos: Position, nodes: int) -> dict[bytes, tuple[Move, str]]:
     out: dict[bytes, tuple[Move, str]] = {}
     for key, (move, after) in distinct_children(pos).items():
-        out[key] = (move, "won" if after.is_won() else solve(after, nodes=nodes).status)
+        out[key] = (move, Verdict.WON if after.is_won() else solve(after, nodes=nodes).status)
     return out
 
 
@@ -104,6 +111,77 @@ class _ThemeTally(Tally):
 
     def add(self, reason: str) -> None:
         super().add(f"{self.theme}: {reason}")
+
+
+def _worth_proving(theme_id: str, pos: Position, line: list[Move], moves: list[Move], nodes: int,
+                   tally: Tally) -> bool:
+    """The cheap tests: the belief changes something here, the theme is on the line, a real
+    choice is offered, and the position is lost under the misconception."""
+    if not _restricts(theme_id, pos, moves):
+        tally.add("the belief changes nothing here")
+        return False
+    # The stock.deal detector needs the deal proved losing: assume it for the cheap test.
+    assumed = (DEAL_MOVE,) if DEAL_MOVE in moves else ()
+    if not THEMES[theme_id].detect(Lesson(pos, tuple(line), assumed, within=LESSON_WINDOW)):
+        tally.add("theme not on the line")
+        return False
+    if len(distinct_children(pos)) < MIN_FIRST_MOVES:
+        tally.add("fewer than 3 first moves")
+        return False
+    # The proof under the belief is one or a few solver runs: cheaper than 100 random games.
+    if lost_under(pos, MISCONCEPTIONS[theme_id], max_states=0, nodes=nodes) is not True:
+        tally.add("not lost under the misconception")
+        return False
+    return True
+
+
+def _random_rate(pos: Position, key: str, tally: Tally,
+                 rates: dict[str, float | None] | None) -> float | None:
+    """Random play's rate (criterion 1's screen), from the cache `rates` when it has the position."""
+    if rates is not None and key in rates:
+        rate = rates[key]
+        if rate is None:
+            tally.add("random play wins")
+        return rate
+    rate = failable_rate(pos, tally)
+    if rates is not None:
+        rates[key] = rate
+    return rate
+
+
+def _task_of(theme: Theme, pos: Position, line: list[Move], moves: list[Move], winning: list[Move],
+             losing: tuple[Move, ...], nodes: int) -> tuple[Task, Move | None, Move | None, list[Move]]:
+    """(task, key move, trap move, line) from the first moves' verdicts: key-move when one first
+    move keeps the win and uses the theme, trap when the misconception forces a losing move."""
+    key_move = trap_move = None
+    task = Task.WIN
+    if len(winning) == 1 and len(losing) >= MIN_WRONG_FIRST:
+        after = apply_unchecked(pos, winning[0])
+        rest = solve(after, nodes=nodes).solution
+        if theme.detect(Lesson(pos, (winning[0], *rest), losing, within=1)):
+            task, key_move, line = Task.KEY_MOVE, winning[0], [winning[0], *rest]
+    if task == Task.WIN and len(losing) >= MIN_WRONG_FIRST:
+        misconception = MISCONCEPTIONS[theme.id]
+        forced = [m for m in misconception.allowed(pos, moves) if m in losing]
+        if misconception.kind == "force" and forced:
+            task, trap_move = Task.TRAP, forced[0]
+    return task, key_move, trap_move, line
+
+
+def _distractor_of(theme: Theme, pos: Position, line: list[Move], losing: tuple[Move, ...],
+                   trap_move: Move | None, tally: Tally) -> Distractor | None:
+    """The tempting wrong move: the trap, else the theme's distractor when it is refused or
+    refuted, else a tempting losing move."""
+    distractor = theme.distract(pos, tuple(line), losing)
+    if distractor is None or (distractor.rule is None and distractor.move not in losing):
+        tempting = tempting_loss(pos, tuple(line), losing) or (losing[0] if losing else None)
+        if tempting is None:
+            tally.add("no tempting wrong move")
+            return None
+        distractor = Distractor(tempting, None)
+    if trap_move is not None:
+        distractor = Distractor(trap_move, None)
+    return distractor
 
 
 def examine(theme_id: str, pos: Position, line: list[Move], source: str, *, tally: Tally | None = None,
@@ -121,32 +199,10 @@ def examine(theme_id: str, pos: Position, line: list[Move], source: str, *, tall
     tally = _ThemeTally(theme_id, tally or Tally())
     theme = THEMES[theme_id]
     moves = legal_moves(pos)
-    if not _restricts(theme_id, pos, moves):
-        tally.add("the belief changes nothing here")
-        return None
-    deal_possible = DEAL_MOVE in moves
-    # The stock.deal detector needs the deal proved losing: assume it for the cheap test.
-    assumed = (DEAL_MOVE,) if deal_possible else ()
-    if not theme.detect(Lesson(pos, tuple(line), assumed, within=LESSON_WINDOW)):
-        tally.add("theme not on the line")
-        return None
-    if len(distinct_children(pos)) < MIN_FIRST_MOVES:
-        tally.add("fewer than 3 first moves")
-        return None
-    # The proof under the belief is one or a few solver runs: cheaper than 100 random games.
-    misconception = MISCONCEPTIONS[theme_id]
-    if lost_under(pos, misconception, max_states=0, nodes=nodes) is not True:
-        tally.add("not lost under the misconception")
+    if not _worth_proving(theme_id, pos, line, moves, nodes, tally):
         return None
     key = puzzle_key(pos)
-    if rates is not None and key in rates:
-        rate = rates[key]
-        if rate is None:
-            tally.add("random play wins")
-    else:
-        rate = failable_rate(pos, tally)
-        if rates is not None:
-            rates[key] = rate
+    rate = _random_rate(pos, key, tally, rates)
     if rate is None:
         return None
     band = rating_of(rate, MIN_DECISIONS)
@@ -155,45 +211,29 @@ def examine(theme_id: str, pos: Position, line: list[Move], source: str, *, tall
         return None
     verdicts = _verdicts(pos, nodes)
     statuses = [status for _, status in verdicts.values()]
-    if "unknown" in statuses:
+    if Verdict.UNKNOWN in statuses:
         tally.add("a first move undecided")
         return None
-    losing = tuple(move for move, status in verdicts.values() if status == "lost")
-    winning = [move for move, status in verdicts.values() if status == "won"]
+    losing = tuple(move for move, status in verdicts.values() if status == Verdict.LOST)
+    winning = [move for move, status in verdicts.values() if status == Verdict.WON]
     if not theme.detect(Lesson(pos, tuple(line), losing, within=LESSON_WINDOW)):
         tally.add("theme not on the line")
         return None
-    key_move = trap_move = None
-    task = "win"
-    if len(winning) == 1 and len(losing) >= MIN_WRONG_FIRST:
-        after = apply_unchecked(pos, winning[0])
-        rest = solve(after, nodes=nodes).solution
-        if theme.detect(Lesson(pos, (winning[0], *rest), losing, within=1)):
-            task, key_move, line = "key-move", winning[0], [winning[0], *rest]
-    if task == "win" and len(losing) >= MIN_WRONG_FIRST:
-        forced = [m for m in misconception.allowed(pos, moves) if m in losing]
-        if misconception.kind == "force" and forced:
-            task, trap_move = "trap", forced[0]
-    distractor = theme.distract(pos, tuple(line), losing)
-    if distractor is None or (distractor.rule is None and distractor.move not in losing):
-        tempting = tempting_loss(pos, tuple(line), losing) or (losing[0] if losing else None)
-        if tempting is None:
-            tally.add("no tempting wrong move")
-            return None
-        distractor = Distractor(tempting, None)
-    if trap_move is not None:
-        distractor = Distractor(trap_move, None)
+    task, key_move, trap_move, line = _task_of(theme, pos, line, moves, winning, losing, nodes)
+    distractor = _distractor_of(theme, pos, line, losing, trap_move, tally)
+    if distractor is None:
+        return None
     # Counted along the first DECISION_WINDOW moves only: a lower bound of the whole line's count
     # (which the checker takes), so a rating that needs decision points never claims too many.
     decisions, unknown = decision_points(pos, line[:DECISION_WINDOW])
-    believer = win_rate(pos, misconception_policy(misconception), PLAYOUTS, PLAYOUT_SEED)
+    believer = win_rate(pos, misconception_policy(MISCONCEPTIONS[theme_id]), PLAYOUTS, PLAYOUT_SEED)
     difficulty = rating_of(rate, decisions)
     if difficulty is None:
         tally.add("too few decision points for its random-play rate")
         return None
     stats = {"random": rate, "decisions": float(decisions), "misconception": believer,
              "first_moves": float(len(verdicts)), "losing_first": float(len(losing)),
-             "refute_depth": 1.0 if distractor.rule is None else 0.0, "unknown": float(unknown)}
+             "refute_depth": 1.0 if distractor.rule is None else 0.0, Verdict.UNKNOWN: float(unknown)}
     return Puzzle(theme_id, task, 0, pos, list(line), distractor, difficulty,
                   score=1.0 - rate, key=key, key_move=key_move, trap_move=trap_move,
                   stats=stats, stock_shown=bool(pos.stock), source=source)
@@ -213,6 +253,23 @@ def positions(number: int, profile: Profile, line: list[Move],
         if first <= k <= len(line) - TAIL_MOVES:
             yield k, pos, line[k:]
         pos = apply_unchecked(pos, move)
+
+
+def _may_start(theme: str, k: int, last_at: int) -> bool:
+    """May a puzzle of `theme` start at move `k`: past the opening, and ``SPACING`` moves before
+    the last one taken from this game (`last_at`)?"""
+    return k >= FIRST_MOVE_OF.get(theme, FIRST_MOVE) and last_at - k >= SPACING
+
+
+def _kept(puzzle: Puzzle, taken: set[str], accept: Callable[[Puzzle], bool] | None, tally: Tally) -> bool:
+    """A found puzzle is kept unless it equals one taken (up to symmetry) or `accept` refuses it."""
+    if puzzle.key in taken:
+        tally.add("duplicate")
+        return False
+    if accept is not None and not accept(puzzle):
+        tally.add(f"{puzzle.theme}: not wanted ({puzzle.difficulty}, {puzzle.task})")
+        return False
+    return True
 
 
 def mine(themes: Iterable[str], deals: Iterable[int], profile: Profile, *, want: dict[str, int] | None = None,
@@ -254,20 +311,14 @@ def mine(themes: Iterable[str], deals: Iterable[int], profile: Profile, *, want:
             if deadline is not None and time.monotonic() > deadline:
                 break
             for theme in open_themes:
-                if k < FIRST_MOVE_OF.get(theme, FIRST_MOVE) or from_deal[theme] >= per_deal \
-                        or last_at[theme] - k < SPACING \
-                        or (want is not None and counts[theme] >= want.get(theme, 0)):
+                full = from_deal[theme] >= per_deal \
+                    or (want is not None and counts[theme] >= want.get(theme, 0))
+                if full or not _may_start(theme, k, last_at[theme]):
                     continue
                 examined += 1
                 puzzle = examine(theme, pos, rest, f"deal {number} move {k}", tally=tally, nodes=nodes,
                                  rates=rates, rating_open=_for_theme(rating_open, theme))
-                if puzzle is None:
-                    continue
-                if puzzle.key in taken:
-                    tally.add("duplicate")
-                    continue
-                if accept is not None and not accept(puzzle):
-                    tally.add(f"{theme}: not wanted ({puzzle.difficulty}, {puzzle.task})")
+                if puzzle is None or not _kept(puzzle, taken, accept, tally):
                     continue
                 taken.add(puzzle.key)
                 puzzle.seed = number

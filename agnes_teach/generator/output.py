@@ -9,9 +9,9 @@ from typing import Any
 
 from .. import i18n
 from ..outputs import registered, staging_folder
+from ..tagger.players import RANDOM_PLAYOUTS
 from ..yamlio import dump_yaml
 from .core import GENERATOR_VERSION, Puzzle
-from .players import RANDOM_PLAYOUTS
 
 TITLE_LANGS = ("en", "ru", "es")
 

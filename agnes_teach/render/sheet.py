@@ -18,12 +18,12 @@ from .. import i18n
 from ..cards import Card
 from ..engine import apply_move, legal_moves, resolve
 from ..errors import InputError, Problem
-from ..generator.refutation import Observation
 from ..moves import AmbiguousMoveError, Move, MoveText
 from ..position import Position
 from ..predicates import IllegalMoveError
 from ..registry import Difficulty, Task
 from ..scenario import Scenario, load_scenario, scenario_files
+from ..tagger.refutation import Observation
 from .env import atomic_path, environment, read_asset
 from .svg import position_svg
 
@@ -73,9 +73,9 @@ def legal(pos: Position, move: Move) -> bool:
 
 def explanation(sc: Scenario, lang: str) -> str | None:
     """Why the tempting move fails: the rule that refuses it, or, for a legal one the solver proves
-    losing, the deadlock the position shows after it (generator.refutation), if one shows."""
+    losing, the deadlock the position shows after it (tagger.refutation), if one shows."""
     from ..cards import card_symbol
-    from ..generator.refutation import observe, reason
+    from ..tagger.refutation import observe, reason
 
     illegal = sc.expect.get("illegal") or {}
     tempting = sc.expect.get("trap_move")
@@ -114,7 +114,7 @@ def explanation(sc: Scenario, lang: str) -> str | None:
 
 
 def observation_text(seen: Observation, move: str, lang: str) -> str:
-    """What a losing move changes for good, in words (generator.refutation.observe)."""
+    """What a losing move changes for good, in words (tagger.refutation.observe)."""
     from ..cards import card_symbol
 
     def sym(card: Card | None) -> str:

@@ -102,7 +102,7 @@ class Rules:
         self.safety = home_safety(p, pos.base)  # what the one safe-home test reads
 
 
-    # A misconception's game (generator/players.py) narrows these two; the move generator
+    # A misconception's game (tagger/players.py) narrows these two; the move generator
     # reads them from ``tables``, so a change goes there.
     @property
     def hosts(self) -> Sequence[Sequence[int]]:

@@ -16,6 +16,7 @@ from ...cards import Card, is_red, make_card, suit_of
 from ...engine import builds_on
 from ...piles import Pile, PileKind
 from ...profile import Profile
+from ...registry import Task
 from ..build import Draft, foundation_order
 
 
@@ -76,12 +77,12 @@ def pick_base(profile: Profile, rng: random.Random, low: int, high: int) -> int:
 
 
 def pick_piles(draft: Draft, rng: random.Random, columns: int, reserves: int, avoid: set[str],
-           task: str = "win") -> list[Pile]:
+           task: str = Task.WIN) -> list[Pile]:
     """Random piles to lay cards on.  For a key-move puzzle, few and deep ones: every top is
     then a lesson card, and no side move wins as well."""
     cols = [p for i in range(draft.profile.columns) if (p := Pile.column(i + 1)) not in avoid]
     res = [p for i in range(draft.profile.reserve_piles) if (p := Pile.reserve(i + 1)) not in avoid]
-    if task == "key-move":
+    if task == Task.KEY_MOVE:
         cols = sorted(cols, key=lambda n: -draft.profile.column_lengths[n.offset])[:4]
         columns, reserves = min(columns, 2), min(reserves, 1)
     return rng.sample(cols, min(columns, len(cols))) + rng.sample(res, min(reserves, len(res)))
@@ -121,7 +122,7 @@ def target_pairs(order: list[Card], wrap: bool, after: int) -> list[tuple[Card, 
 def blocked_by_tableau_card(draft: Draft, rng: random.Random, order: list[Card], first: Card,
                              first_kind: tuple[PileKind, ...], columns: int,
                              tops: dict[Card, str] | None = None,
-                             task: str = "win") -> Draft | None:
+                             task: str = Task.WIN) -> Draft | None:
     """`first` under a card that must go onto a column top before `first` can be played."""
     wrap = draft.profile.tableau_wrap
     pairs = target_pairs(order, wrap, 1)

@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import random
 
-from ...cards import make_card, rank_of, suit_of
+from ...cards import Card, make_card, rank_of, suit_of
 from ...piles import Pile
 from ...profile import Profile
+from ...registry import Task
 from ..build import Draft
 from .layout import merge, pick_base, pick_piles, stack, stock_size, suit_counts
 
@@ -21,9 +22,9 @@ def build_tableau_empty(rng: random.Random, profile: Profile, task: str, size: i
         return None
     suits = [rng.randrange(4) for _ in range(3)]
     filler, decoy, king = make_card(want, suits[0]), make_card(want, suits[1]), make_card(13, suits[2])
-    with_decoy = decoy != filler and (task != "win" or rng.random() < 0.7)
+    with_decoy = decoy != filler and (task != Task.WIN or rng.random() < 0.7)
     cards = [filler, king] + ([decoy] if with_decoy else [])
-    extra = rng.randint(1 + size, 2 + 3 * size) + (0 if task == "win" else 4)
+    extra = rng.randint(1 + size, 2 + 3 * size) + (0 if task == Task.WIN else 4)
     draft = Draft(profile, base, suit_counts(rng, base, cards, extra, cap=6), stock_size(profile))
     order = merge(rng, draft, [])
     if order is None:
@@ -39,51 +40,81 @@ def build_tableau_empty(rng: random.Random, profile: Profile, task: str, size: i
     goes_home = [draft.out_cards(suit_of(c))[0] for c in (king, decoy) if c == king or with_decoy]
     if king in goes_home or decoy in goes_home:
         return None  # a King or a decoy that simply goes home tempts no one
-    one_empty = task != "win" or rng.random() < 0.5
+    one_empty = task != Task.WIN or rng.random() < 0.5
     # The choice: the first card needed lies alone under the blocker in a column, and the
     # decoy blocks the next card of the same suit.  Decoy first and the first card stays
     # buried; blocker first and the first card goes home, its column empties, and the decoy
     # gets a column of its own.
-    choice = one_empty and with_decoy and rng.random() < (0.5 if task == "win" else 1.0)
-    if choice:
-        columns = [p for p in piles if p.is_column]
-        if not columns:
-            return None
-        piles.remove(columns[0])
-        piles.insert(0, columns[0])
+    choice = one_empty and with_decoy and rng.random() < (0.5 if task == Task.WIN else 1.0)
+    if choice and not _column_first(piles):
+        return None
     pins = {first: piles[0], king: piles[1]}
     tops = {first, king}
     if with_decoy:
         order.remove(decoy)
-        # The decoy blocks an early card too: which of the two goes into the column matters.
-        suit_cards = draft.out_cards(suit_of(first))
-        if choice:
-            second = suit_cards[1] if len(suit_cards) > 1 and suit_cards[1] not in cards else None
-        else:
-            second = next((c for c in order[1:] if c not in cards), None)
+        second = _blocked_by_decoy(draft, order, cards, first, choice)
         if second is None:
             return None
         pins[second] = piles[2]
         tops.add(second)
     if one_empty:
-        # Exactly one empty column (else the other card of the right rank could take another).
-        others = [Pile.column(i + 1) for i in range(profile.columns)
-                  if Pile.column(i + 1) not in piles and Pile.column(i + 1) != empty]
-        latest = [c for c in reversed(order) if c not in pins and rank_of(c) != want][: len(others)]
-        if len(latest) < len(others):
+        bottoms = _fill_other_columns(profile, order, piles, empty, want, pins)
+        if bottoms is None:
             return None
-        pins.update(zip(latest, others, strict=True))  # the last cards played lie at the bottom
-        if task == "key-move":
-            tops.update(latest)  # alone in their columns: no side moves from them
-        piles = piles + others
+        pins.update(bottoms)
+        if task == Task.KEY_MOVE:
+            tops.update(bottoms)  # alone in their columns: no side moves from them
+        piles = piles + list(bottoms.values())
     # Under a choice, the first card's column holds nothing else.
     if not stack(draft, rng, order, piles[1:] if choice else piles, pins, tops):
         return None
-    for card, pile in ((filler, piles[0]), (decoy, piles[2])):
-        if card == filler or with_decoy:
-            if not draft.can_put(pile, card):
-                return None
-            draft.put(pile, card)
+    if not _lay_blockers(draft, piles, filler, decoy, with_decoy):
+        return None
     if one_empty and sum(not c for c in draft.tableau) != 1:
         return None
     return draft
+
+
+def _column_first(piles: list[Pile]) -> bool:
+    """Move the first column among `piles` to the front (the first card needed lies there alone);
+    False when there is no column."""
+    columns = [p for p in piles if p.is_column]
+    if not columns:
+        return False
+    piles.remove(columns[0])
+    piles.insert(0, columns[0])
+    return True
+
+
+def _blocked_by_decoy(draft: Draft, order: list[Card], cards: list[Card], first: Card,
+                      choice: bool) -> Card | None:
+    """The early card the decoy blocks too, so that which of the two goes into the column
+    matters: under a choice the next card of the first card's suit, else the next card played."""
+    suit_cards = draft.out_cards(suit_of(first))
+    if choice:
+        return suit_cards[1] if len(suit_cards) > 1 and suit_cards[1] not in cards else None
+    return next((c for c in order[1:] if c not in cards), None)
+
+
+def _fill_other_columns(profile: Profile, order: list[Card], piles: list[Pile], empty: Pile, want: int,
+                        pins: dict[Card, Pile]) -> dict[Card, Pile] | None:
+    """One card at the bottom of every column besides the lesson's and the empty one: exactly one
+    column stays empty (else the other card of the right rank could take another).  The last cards
+    played lie there; None when too few are left."""
+    others = [Pile.column(i + 1) for i in range(profile.columns)
+              if Pile.column(i + 1) not in piles and Pile.column(i + 1) != empty]
+    latest = [c for c in reversed(order) if c not in pins and rank_of(c) != want][: len(others)]
+    if len(latest) < len(others):
+        return None
+    return dict(zip(latest, others, strict=True))
+
+
+def _lay_blockers(draft: Draft, piles: list[Pile], filler: Card, decoy: Card, with_decoy: bool) -> bool:
+    """The blocker on the first card's pile, the decoy (with one) on the third pile; False when one
+    does not fit."""
+    for card, pile in ((filler, piles[0]), (decoy, piles[2])):
+        if card == filler or with_decoy:
+            if not draft.can_put(pile, card):
+                return False
+            draft.put(pile, card)
+    return True

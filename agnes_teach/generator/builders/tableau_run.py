@@ -7,6 +7,7 @@ import random
 from ...cards import rank_of, suit_of
 from ...engine import builds_on
 from ...profile import Profile
+from ...registry import Task
 from ..build import Draft
 from .layout import merge, pick_base, pick_piles, stack_then_cover, stock_size, suit_counts, target_pairs
 
@@ -15,7 +16,8 @@ def build_tableau_run(rng: random.Random, profile: Profile, task: str, size: int
     """A two-card run lies on the card the order needs first; it moves whole onto a column."""
     base = pick_base(profile, rng, 1, 13)
     wrap = profile.tableau_wrap
-    extra = rng.randint(7 + size, 9 + 3 * size) if task == "key-move" else rng.randint(4 + size, 6 + 3 * size)
+    extra = (rng.randint(7 + size, 9 + 3 * size) if task == Task.KEY_MOVE
+             else rng.randint(4 + size, 6 + 3 * size))
     draft = Draft(profile, base, suit_counts(rng, base, [], extra, cap=5), stock_size(profile))
     order = merge(rng, draft, [])
     if order is None:
@@ -27,7 +29,7 @@ def build_tableau_run(rng: random.Random, profile: Profile, task: str, size: int
     triples = [(lead, second, target) for lead, target in target_pairs(order, wrap, 1)
                for second in order[1:] if builds_on(second, lead, wrap)
                and order.index(second) < order.index(lead)
-               and (task != "key-move" or (empty_rank not in (rank_of(lead), rank_of(target))
+               and (task != Task.KEY_MOVE or (empty_rank not in (rank_of(lead), rank_of(target))
                                            and draft.out_cards(suit_of(second))[0] != second))]
     if not triples:
         return None

@@ -22,6 +22,7 @@ from dataclasses import dataclass, field
 from ..engine import apply_unchecked, legal_moves
 from ..moves import Move
 from ..position import Position
+from ..registry import Difficulty, Task, Verdict
 from ..solver import canonical_key, solve
 from .players import (
     MISCONCEPTIONS,
@@ -44,7 +45,8 @@ VERDICT_NODES = 200_000
 # the lowest band first: hard below 4%, medium below 15%, easy up to the criterion-1 bar (35%, what
 # `check` accepts; the generator keeps only rates up to GENERATOR_RANDOM_MAX, 30%, so its easy band
 # ends there).
-RATING_BANDS: tuple[tuple[str, float], ...] = (("hard", 0.04), ("medium", 0.15), ("easy", RANDOM_MAX))
+RATING_BANDS: tuple[tuple[Difficulty, float], ...] = (
+    (Difficulty.HARD, 0.04), (Difficulty.MEDIUM, 0.15), (Difficulty.EASY, RANDOM_MAX))
 
 
 @dataclass
@@ -75,7 +77,7 @@ class _Verdicts:
     def __call__(self, pos: Position) -> str:
         key = canonical_key(pos)
         if key not in self.cache:
-            self.cache[key] = "won" if pos.is_won() else solve(pos, nodes=self.nodes).status
+            self.cache[key] = Verdict.WON if pos.is_won() else solve(pos, nodes=self.nodes).status
         return self.cache[key]
 
 
@@ -99,8 +101,8 @@ def decision_points(pos: Position, line: Iterable[Move], verdict: _Verdicts | No
             break
         children = distinct_children(pos)
         statuses = [verdict(after) for _, after in children.values()]
-        unknown += statuses.count("unknown")
-        if "lost" in statuses:
+        unknown += statuses.count(Verdict.UNKNOWN)
+        if Verdict.LOST in statuses:
             decisions += 1
         pos = apply_unchecked(pos, move)
     return decisions, unknown
@@ -128,18 +130,18 @@ def measure(pos: Position, theme: str | None, line: list[Move], *, playouts: int
         misconception=win_rate(pos, believer, PLAYOUTS, seed) if believer else None,
         lost_without=lost_under(pos, misconception) if misconception else None,
         first_moves=len(children),
-        losing_first=statuses.count("lost"),
+        losing_first=statuses.count(Verdict.LOST),
         decisions=decisions,
-        unknown=unknown + statuses.count("unknown"),
+        unknown=unknown + statuses.count(Verdict.UNKNOWN),
     )
 
 
-def rating_of(random: float, decisions: int) -> str | None:
+def rating_of(random: float, decisions: int) -> Difficulty | None:
     """The difficulty band of a measured random-play rate; None when the rate passes the bar, or
     falls in the medium or hard band with fewer than ``MIN_DECISIONS`` decision points."""
     for name, below in RATING_BANDS:
-        if random < below or (name == "easy" and random <= below):
-            if name != "easy" and decisions < MIN_DECISIONS:
+        if random < below or (name == Difficulty.EASY and random <= below):
+            if name != Difficulty.EASY and decisions < MIN_DECISIONS:
                 return None
             return name
     return None
@@ -158,10 +160,10 @@ def teaching_problems(m: Measures, task: str | None, difficulty: str | None,
                    f"mistake as won (at most {RANDOM_MAX:.0%} allowed)")
     if m.first_moves < MIN_FIRST_MOVES:
         out.append(f"only {m.first_moves} distinct legal first moves (at least {MIN_FIRST_MOVES} needed)")
-    if task in ("key-move", "trap") and m.losing_first + refused_first < MIN_WRONG_FIRST:
+    if task in (Task.KEY_MOVE, Task.TRAP) and m.losing_first + refused_first < MIN_WRONG_FIRST:
         out.append(f"only {m.losing_first + refused_first} first moves lose or are refused "
                    f"(a {task} puzzle needs {MIN_WRONG_FIRST})")
-    if difficulty in ("medium", "hard") and m.decisions < MIN_DECISIONS:
+    if difficulty in (Difficulty.MEDIUM, Difficulty.HARD) and m.decisions < MIN_DECISIONS:
         out.append(f"only {m.decisions} decision points on the solution line (a {difficulty} puzzle "
                    f"needs {MIN_DECISIONS})")
     if m.misconception is not None and m.misconception > 0:

@@ -45,7 +45,7 @@ from ..graph import state_key
 from ..moves import Move
 from ..piles import PileKind
 from ..position import Position
-from ..registry import RuleId
+from ..registry import RuleId, Verdict
 from ..solver import canonical_key, solve
 from ..solver.fast import Rules
 from .detectors import (
@@ -205,7 +205,7 @@ def player(name: str) -> Policy:
     return misconception_policy(MISCONCEPTIONS[name])
 
 
-GameEnd = Literal["won", "halted", "stuck", "cap"]
+GameEnd = Literal[Verdict.WON, "halted", "stuck", "cap"]
 
 
 def _game(pos: Position, policy: Policy, rng: random.Random, max_moves: int,
@@ -214,7 +214,7 @@ def _game(pos: Position, policy: Policy, rng: random.Random, max_moves: int,
     (stuck), or `max_moves` are made (cap); the last position and why the game ended."""
     for done in range(max_moves):
         if pos.is_won():
-            return pos, "won"
+            return pos, Verdict.WON
         if halt is not None and halt(pos, done):
             return pos, "halted"
         moves = legal_moves(pos)
@@ -222,12 +222,12 @@ def _game(pos: Position, policy: Policy, rng: random.Random, max_moves: int,
         if move is None:
             return pos, "stuck"
         pos = apply_unchecked(pos, move)
-    return pos, "won" if pos.is_won() else "cap"
+    return pos, Verdict.WON if pos.is_won() else "cap"
 
 
 def playout(pos: Position, policy: Policy, rng: random.Random, max_moves: int = MAX_MOVES) -> bool:
     """One game by `policy` from `pos`: won or not."""
-    return _game(pos, policy, rng, max_moves)[1] == "won"
+    return _game(pos, policy, rng, max_moves)[1] == Verdict.WON
 
 
 def win_rate(pos: Position, policy: Policy, playouts: int = PLAYOUTS, seed: int = PLAYOUT_SEED) -> float:
@@ -268,9 +268,9 @@ def fatal_playout(pos: Position, policy: Policy, rng: random.Random, max_moves: 
     cache = verdicts if verdicts is not None else {}
 
     def lost(here: Position, budget: int) -> bool:
-        if cache.get(here, "unknown") == "unknown":
+        if cache.get(here, Verdict.UNKNOWN) == Verdict.UNKNOWN:
             cache[here] = solve(here, nodes=budget).status
-        return cache[here] == "lost"
+        return cache[here] == Verdict.LOST
 
     def proved_lost(here: Position, done: int = 0) -> bool:
         return done in CHECK_POINTS and lost(here, step_nodes)
@@ -417,8 +417,8 @@ def _tree(pos: Position, misconception: Misconception, depth: int, nodes: int,
     proves lost (then no game under the belief wins); None when that cannot be shown."""
     key = canonical_key(pos)
     if key not in cache:
-        cache[key] = "won" if pos.is_won() else solve(pos, nodes=nodes).status
-    if cache[key] == "lost":
+        cache[key] = Verdict.WON if pos.is_won() else solve(pos, nodes=nodes).status
+    if cache[key] == Verdict.LOST:
         return True
     if pos.is_won() or depth == 0:
         return None
@@ -445,11 +445,11 @@ def lost_under(pos: Position, misconception: Misconception, max_states: int = MA
         return True
     if misconception.restriction is not None:
         status = solve(pos, nodes=nodes, rules=restricted_rules(pos, misconception.restriction)).status
-        return None if status == "unknown" else status == "lost"
+        return None if status == Verdict.UNKNOWN else status == Verdict.LOST
     believed = TRANSFORMS[misconception.transform](pos) if misconception.transform is not None else None
     if believed is not None:
         status = solve(believed, nodes=nodes).status
-        return None if status == "unknown" else status == "lost"
+        return None if status == Verdict.UNKNOWN else status == Verdict.LOST
     if _tree(pos, misconception, depth, nodes, {}):
         return True
     return _explore(pos, misconception, max_states)

@@ -5,7 +5,8 @@ proved losing) and says whether the line really *uses* the rule early on; the
 generator never just asserts a theme.  Detectors are pure functions of their
 arguments, in the style of a chess-puzzle tagger (kept apart from the
 builders, as a tagger is kept apart from the generator), and each has positive
-and negative tables in the tests.
+and negative tables in the tests.  ``rule_of`` names the rule any legal move
+applies, for counting the rules a line needs.
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ from ..moves import DEAL_MOVE, Move
 from ..piles import PileKind
 from ..position import Position
 from ..predicates import (
+    rule_used,
     uses_foundation_start,
     uses_foundation_wrap,
     uses_stock_last_two,
@@ -38,8 +40,6 @@ class Lesson:
     line: tuple[Move, ...]  # a winning line from `position`
     losing: tuple[Move, ...] = ()  # first moves proved to lose
     within: int = LESSON_WINDOW
-
-
 
 
 def _steps(lesson: Lesson) -> list[tuple[Position, Move]]:
@@ -73,6 +73,12 @@ wraps_tableau = uses_tableau_wrap
 moves_run = uses_tableau_run
 plays_exposed = uses_stock_last_two
 starts_foundation = uses_foundation_start
+
+
+def rule_of(pos: Position, move: Move) -> str:
+    """The rule a legal move applies, for counting how many rules a line needs (the rating, the
+    checker's theme use)."""
+    return rule_used(pos, move)
 
 
 def uncovers_reserve(pos: Position, move: Move) -> Card | None:
