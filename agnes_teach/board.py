@@ -10,7 +10,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cache
 
-from .cards import Card, is_red, rank_of, suit_of
+from .cards import Card, is_red, make_card, rank_at, rank_index, rank_of, suit_of
 from .piles import Pile, PileKind
 from .position import Cards, Position
 from .profile import EmptyFill, Profile, RankCycle, RunLink, TableauBuild
@@ -99,7 +99,7 @@ def _follows(card: int, target: int, cycle: RankCycle, base: int) -> bool:
     """Is `card` one rank below `target` in the tableau's order of ranks?"""
     r, t = rank_of(card), rank_of(target)
     if cycle == RankCycle.FROM_BASE:
-        return (t - base) % 13 == (r - base) % 13 + 1
+        return rank_index(base, t) == rank_index(base, r) + 1
     return t == r + 1 or (cycle == RankCycle.WRAP and r == 13 and t == 1)
 
 
@@ -159,7 +159,7 @@ def run_start_in(table: Sequence[int] | Sequence[bool], pile: Cards | list[int])
 def next_foundation_rank(pos: Position, suit: int) -> int | None:
     """The rank the foundation of `suit` takes next; None when complete."""
     n = pos.foundations[suit]
-    return None if n == 13 else (pos.base - 1 + n) % 13 + 1
+    return None if n == 13 else rank_at(pos.base, n)
 
 
 # ------------------------------------------------------ the safe-home test
@@ -188,7 +188,7 @@ def home_safety(profile: Profile, base: int) -> HomeSafety:
         deals_onto_columns=tuple(any(p.is_column for deal in deals[d:] for p in deal)
                                  for d in range(len(deals) + 1)),
         guests=tuple(tuple(c for c in range(52) if table[c * 52 + t]) for t in range(52)),
-        rel=tuple((rank_of(c) - base) % 13 for c in range(52)),
+        rel=tuple(rank_index(base, rank_of(c)) for c in range(52)),
         suit=tuple(suit_of(c) for c in range(52)),
     )
 
@@ -265,9 +265,9 @@ def move_tables(profile: Profile, base: int) -> MoveTables:
         stack_home=(profile.reserve_to_foundation,) * profile.reserve_piles
         + (profile.exposed_to_foundation,) * profile.exposed_cells,
         foundation_return=profile.foundation_return,
-        rel=tuple((rank_of(c) - base) % 13 for c in range(52)),
+        rel=tuple(rank_index(base, rank_of(c)) for c in range(52)),
         suit=tuple(suit_of(c) for c in range(52)),
-        card_at=tuple(tuple((base - 1 + r) % 13 + s * 13 for r in range(13)) for s in range(4)),
+        card_at=tuple(tuple(make_card(rank_at(base, r), s) for r in range(13)) for s in range(4)),
     )
 
 
