@@ -12,13 +12,14 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 
 from ..errors import InputError, Problem
-from ..generator import DIFFICULTIES, TASKS, THEMES, generate, theme_ids
+from ..generator import THEMES, generate, theme_ids
 from ..generator.canonical import puzzle_key
 from ..generator.core import Puzzle
 from ..generator.output import puzzle_id, scenario_data, to_yaml, write_puzzles
 from ..generator.themes import unavailable
 from ..limits import MAX_GENERATE
 from ..profile import DEFAULT_PROFILE, Profile, get_profile
+from ..registry import GENERATED_TASKS, Difficulty
 from ..scenario import load_scenario, scenario_files
 from ..survey import DealRanges, parse_deal_ranges
 from .errors import input_errors
@@ -31,10 +32,10 @@ if TYPE_CHECKING:
     TaskName = str
     DifficultyName = str
     SourceName = str
-else:  # choices built from the generator's own tables
+else:  # choices built from the registry's vocabulary and the generator's theme table
     ThemeName = StrEnum("ThemeName", [(t, t) for t in theme_ids()])
-    TaskName = StrEnum("TaskName", [(t, t) for t in TASKS])
-    DifficultyName = StrEnum("DifficultyName", [(d, d) for d in DIFFICULTIES])
+    TaskName = StrEnum("TaskName", [(t.value, t.value) for t in GENERATED_TASKS])
+    DifficultyName = StrEnum("DifficultyName", [(d.value, d.value) for d in Difficulty])
     SourceName = StrEnum("SourceName", [(s, s) for s in ("built", "deals")])
 
 
@@ -132,13 +133,13 @@ def _check_request(theme: str, task: str | None, difficulty: str | None, count: 
     """The theme, task, difficulty and count asked for exist and go together."""
     if theme not in THEMES:
         raise InputError(f"unknown theme {theme!r} (themes: {', '.join(theme_ids())})")
-    if task is not None and task not in TASKS:
-        raise InputError(f"unknown task {task!r} (one of: {', '.join(TASKS)})")
+    if task is not None and task not in GENERATED_TASKS:
+        raise InputError(f"unknown task {task!r} (one of: {', '.join(GENERATED_TASKS)})")
     if task is not None and task not in THEMES[theme].tasks:
         has = ", ".join(THEMES[theme].tasks)
         raise InputError(f"the theme {theme} has no {task} puzzles (it has: {has})")
-    if difficulty is not None and difficulty not in DIFFICULTIES:
-        raise InputError(f"unknown difficulty {difficulty!r} (one of: {', '.join(DIFFICULTIES)})")
+    if difficulty is not None and difficulty not in tuple(Difficulty):
+        raise InputError(f"unknown difficulty {difficulty!r} (one of: {', '.join(Difficulty)})")
     if not 1 <= count <= MAX_GENERATE:
         raise InputError(f"--count must be 1 to {MAX_GENERATE} (at most {MAX_GENERATE} puzzles per run)")
 
@@ -226,7 +227,7 @@ def band_quotas(count: int, difficulty: str | None) -> dict[str, int]:
     """How many puzzles of each rating a run wants: all of --difficulty, else a spread (easy first)."""
     if difficulty is not None:
         return {difficulty: count}
-    return {d: count // 3 + (i < count % 3) for i, d in enumerate(DIFFICULTIES)}
+    return {d: count // 3 + (i < count % 3) for i, d in enumerate(Difficulty)}
 
 
 def band_picker(count: int, difficulty: str | None, task: str | None = None

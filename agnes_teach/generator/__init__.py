@@ -5,10 +5,10 @@ line is (themes, tempting moves, teaching measures) it asks the tagger, ``agnes_
 """
 
 from .canonical import puzzle_key
-from .core import DIFFICULTIES, GENERATOR_VERSION, TASKS, Puzzle, Tally, candidate, generate
+from .core import GENERATOR_VERSION, Puzzle, Tally, candidate, generate
 from .themes import THEMES, theme_ids
 
 __all__ = [
-    "DIFFICULTIES", "GENERATOR_VERSION", "TASKS", "THEMES", "Puzzle", "Tally",
+    "GENERATOR_VERSION", "THEMES", "Puzzle", "Tally",
     "candidate", "generate", "puzzle_key", "theme_ids",
 ]

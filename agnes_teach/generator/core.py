@@ -19,7 +19,7 @@ from ..graph import GameGraph, explore
 from ..moves import Move
 from ..position import Position
 from ..profile import Profile
-from ..registry import GENERATED_TASKS, Difficulty, Task, Verdict
+from ..registry import Difficulty, Task, Verdict
 from ..solver import solve
 from ..tagger.detectors import LESSON_WINDOW, Lesson, rule_of
 from ..tagger.distractors import Distractor, tempting_loss
@@ -38,9 +38,6 @@ from .canonical import puzzle_key
 from .themes import THEMES, Theme
 
 GENERATOR_VERSION = "agnes-teach-generator 2"
-# The cli's choices, in the order it lists them (and spreads a run over the ratings).
-TASKS = GENERATED_TASKS
-DIFFICULTIES = tuple(Difficulty)
 MAX_STATES = 3000  # a candidate with a larger reachable space is not a small endgame: discard
 SOLVER_NODES = 200_000  # the proof budget (states, not seconds, so runs are reproducible)
 
