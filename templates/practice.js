@@ -95,20 +95,36 @@
     var st = this.state(), lay = this.layout(st), d = this.data, self = this;
     var board = this.board;
     board.textContent = "";
-    var top = el("div", {"class": "row top"});
+    var top = el("div", {"class": "row top"}), L = d.labels;
+    // The foundations under one caption with the base rank, as the worksheet's diagram has them.
+    var founds = el("div", {"class": "foundations"});
+    founds.appendChild(el("span", {"class": "pile-name", "aria-hidden": "true"}, L.foundations));
+    var slots = el("div", {"class": "row", "role": "group", "aria-label": L.foundations});
     for (var s = 0; s < 4; s++) {
       var slot = el("div", {"class": "pile foundation", "role": "group", "aria-label": UI.foundation,
                             "data-dest": "0"});
       var topCard = this.foundationTop(s, lay.found[s]);
-      if (topCard >= 0) { slot.appendChild(this.cardButton(topCard, false)); }
-      else { slot.appendChild(el("button", {"type": "button", "class": "slot", "data-dest": "0",
-                                            "aria-label": UI.foundation}, "")); }
-      top.appendChild(slot);
+      if (topCard >= 0) {
+        slot.appendChild(this.cardButton(topCard, false));
+        slot.appendChild(el("span", {"class": "count", "aria-hidden": "true"}, lay.found[s] + "/13"));
+      } else {
+        slot.appendChild(el("button", {"type": "button", "class": "slot first" + (CARDS.red[s * 13] ? " red" : ""),
+                                       "data-dest": "0", "aria-label": L.first_words[s]}, L.first[s]));
+      }
+      slots.appendChild(slot);
     }
-    var stock = el("div", {"class": "pile stock", "role": "group", "aria-label": UI.stock});
-    stock.appendChild(el("button", {"type": "button", "class": "slot stock-button", "data-deal": "",
-                                    "aria-label": lay.stock + ", " + fill(UI.deal_label, {n: String(lay.stock)})},
+    founds.appendChild(slots);
+    top.appendChild(founds);
+    // The stock: its count, face down (or only the count when its cards are shown below).
+    var stock = el("div", {"class": "pile stock", "role": "group", "aria-label": L.stock});
+    stock.appendChild(el("span", {"class": "pile-name", "aria-hidden": "true"}, L.stock));
+    var faceDown = lay.stock && !d.stock_shown;
+    stock.appendChild(el("button", {"type": "button", "class": "slot" + (faceDown ? " stock-button" : ""),
+                                    "data-deal": "",
+                                    "aria-label": L.stock_words[lay.stock] + (lay.stock ? ", " + L.stock_state : "") +
+                                                  ". " + fill(UI.deal_label, {n: String(lay.stock)})},
                          String(lay.stock)));
+    if (lay.stock) { stock.appendChild(el("span", {"class": "stock-state", "aria-hidden": "true"}, L.stock_state)); }
     top.appendChild(stock);
     var names = d.dests;
     for (var x = 0; x < d.exposed; x++) {
@@ -227,18 +243,23 @@
     this.feedback.appendChild(el("strong", {}, (headline || fill(UI.refused, {move: text})) + " "));
     this.feedback.appendChild(document.createTextNode(message[1] + " "));
     if (info) { this.feedback.appendChild(el("a", {"href": info.href}, fill(UI.rule_link, {title: info.title}))); }
+    this.shown();
   };
 
   Puzzle.prototype.say = function (verdict, text) {
     this.feedback.textContent = text;
     this.feedback.setAttribute("data-verdict", verdict);
     this.feedback.removeAttribute("data-rule");
+    this.shown();
   };
 
-  Puzzle.prototype.plain = function (text) {
-    this.feedback.textContent = text;
-    this.feedback.setAttribute("data-verdict", "");
-    this.feedback.removeAttribute("data-rule");
+  Puzzle.prototype.plain = function (text) { this.say("", text); };
+
+  // The answer sits in an aria-live region (read out as it changes); on a phone the tap that
+  // asked may have left it below the fold, so it is brought into view, moving the page no more
+  // than needed.
+  Puzzle.prototype.shown = function () {
+    if (this.feedback.scrollIntoView) { this.feedback.scrollIntoView({block: "nearest"}); }
   };
 
   Puzzle.prototype.typed = function (raw) {

@@ -173,3 +173,42 @@ def test_a_losing_move_and_a_win_by_tapping_on_a_phone(site: Path, browser) -> N
     assert "52" in puzzle.locator("[data-progress]").inner_text()
     assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
     assert page.errors == []
+
+
+def _in_viewport(locator) -> bool:  # type: ignore[no-untyped-def]
+    box = locator.bounding_box()
+    return box is not None and box["y"] >= 0 and box["y"] + box["height"] <= PHONE["height"] + 1  # subpixels
+
+
+def test_the_answer_to_a_tap_is_announced_and_on_screen_on_a_phone(site: Path, browser) -> None:  # type: ignore[no-untyped-def]
+    page = _open(browser, site, "ru")
+    puzzle = page.locator('[data-puzzle="test-deal-too-early"]')
+    feedback = puzzle.locator("[data-feedback]")
+    assert feedback.get_attribute("aria-live") == "polite"
+    board = puzzle.locator("[data-board]")
+    # The board's foot at the foot of the screen, as after scrolling down to it: the answer is below the fold.
+    board.evaluate("b => b.scrollIntoView({block: 'end'})")
+    assert not _in_viewport(feedback)
+    for dest, verdict in (('[aria-label^="стопка резерва 2"] button', "refused"), (".foundation", "won")):
+        board.locator('[data-card="18"]').click(position={"x": 22, "y": 10})  # 6♥
+        board.locator(dest).first.click()
+        assert feedback.get_attribute("data-verdict") == verdict
+        assert _in_viewport(feedback), verdict
+        # The answer is in the live region itself (a refusal with its rule's link), so it is read out.
+        live = puzzle.locator('[aria-live="polite"]')
+        assert live.count() == 1 and live.inner_text() == feedback.inner_text() != ""
+        assert (live.locator("a").count() == 1) == (verdict == "refused")
+    assert page.errors == []
+
+
+def test_the_board_labels_its_base_stock_and_foundations(site: Path, browser) -> None:  # type: ignore[no-untyped-def]
+    page = _open(browser, site, "ru")
+    board = page.locator('[data-puzzle="handmade-section-08"] [data-board]')
+    text = board.inner_text()
+    assert "Дома, база 5" in text and "колода" in text and "5/13" not in text and "1/13" in text
+    assert board.locator("[data-deal]").get_attribute("aria-label").startswith("в колоде 0 карт. ")
+    trap = page.locator('[data-puzzle="test-deal-too-early"] [data-board]')
+    assert "открыта ниже" in trap.inner_text()
+    assert trap.locator("[data-deal]").get_attribute("aria-label").startswith("в колоде 9 карт, открыта ниже")
+    assert "Write down" not in page.content() and "Запишите" not in page.content()
+    assert not page.errors

@@ -2,16 +2,27 @@
 
 from __future__ import annotations
 
+import dataclasses
+import json
 from pathlib import Path
 
+import pytest
 from _generator_util import make_position
 
+from agnes_teach import i18n
 from agnes_teach.cards import Card
+from agnes_teach.checker import replay
 from agnes_teach.engine import apply_unchecked, legal_moves, refusal
 from agnes_teach.graph import explore
-from agnes_teach.moves import Move
-from agnes_teach.practice import NoLead, analyse, destinations
-from agnes_teach.scenario import Scenario, load_scenario
+from agnes_teach.moves import Move, parse_move_text
+from agnes_teach.piles import Pile
+from agnes_teach.practice import NoLead, analyse, destinations, with_pile_emptied
+from agnes_teach.profile import get_profile
+from agnes_teach.registry import Task
+from agnes_teach.render.guide import build_guide, practice_set
+from agnes_teach.render.practice import board_labels, build_practice, distinct_titles, practice_task
+from agnes_teach.render.sheet import instruction
+from agnes_teach.scenario import Scenario, load_puzzles, load_scenario
 
 ROOT = Path(__file__).resolve().parent.parent
 SECTION_08 = ROOT / "agnes_teach" / "data" / "examples" / "section-08.yaml"
@@ -66,3 +77,71 @@ def test_a_game_too_large_is_not_analysed() -> None:
     demo = sorted((ROOT / "puzzles" / "demo").glob("*.yaml"))[0]  # from a real deal: far too large
     big = load_scenario(demo)
     assert analyse(Scenario(big.file, big.id, big.task, [], big.position)) is None
+
+
+# ----------------------------------------------------------- the page's words
+
+
+def _embedded(scenarios: list[Scenario], lang: str) -> dict:  # type: ignore[type-arg]
+    return json.loads(str(build_practice(scenarios, lang, f"{lang}.html").data).replace("<\\/", "</"))
+
+
+@pytest.mark.parametrize("lang", ["en", "ru", "es"])
+@pytest.mark.parametrize("move", ["t1>t2", "t3>f", "r1>f", "r2>t1", "x1>t2", "x2>f", "t5>r3"])
+def test_a_move_from_an_empty_pile_is_refused_as_the_checker_words_it(lang: str, move: str) -> None:
+    scenario = load_scenario(SECTION_08)
+    data = _embedded([scenario], lang)
+    puzzle = data["puzzles"][0]
+    source, dest = move.split(">")
+    rule, shown = data["messages"][puzzle["empty"][source][puzzle["dests"].index(dest)]]
+    emptied = with_pile_emptied(scenario.position, Pile.parse(source))
+    errors, _ = replay(emptied, [parse_move_text(move)], lang, "page", None, must_win=False)
+    assert (rule, shown) == (errors[0].rule, errors[0].message)
+    assert source in shown  # "r1 is empty", never a rule about a card that is not there
+
+
+@pytest.mark.parametrize("lang", ["en", "ru", "es"])
+def test_the_page_asks_in_its_own_words_for_every_task(lang: str) -> None:
+    scenario = load_scenario(SECTION_08)
+    asked = {task: practice_task(dataclasses.replace(scenario, task=task), lang) for task in Task}
+    assert len(set(asked.values())) == len(Task)
+    for task, text in asked.items():
+        assert text and text != instruction(task, lang, scenario.position), task
+    assert "Write down" not in " ".join(asked.values())
+    out = 52 - sum(scenario.position.foundations)  # the cards still in play, in the catalogue's plural form
+    assert f" {out} " in asked[Task.WIN]
+
+
+def test_board_labels_say_base_stock_and_foundations_as_the_diagram_does() -> None:
+    scenario = load_scenario(SECTION_08)
+    labels = board_labels(scenario.position, False, "ru")
+    assert labels["foundations"] == "Дома, база 5"
+    assert labels["stock"] == "колода" and labels["stock_state"] == "рубашкой вверх"
+    assert labels["stock_words"][len(scenario.position.stock)] == i18n.ntext(
+        "ru", "diagram", "{n} card in the stock", "{n} cards in the stock", len(scenario.position.stock))
+    assert labels["first"] == ["5♠", "5♥", "5♦", "5♣"]
+    assert board_labels(scenario.position, True, "en")["stock_state"] == "shown below"
+
+
+def test_puzzles_keep_the_worked_example_and_skipped_titles_are_distinct() -> None:
+    demo = load_puzzles([ROOT / "puzzles" / "demo"])
+    chosen = practice_set(demo)
+    assert [s.id for s in chosen] == [*(s.id for s in demo), "handmade-section-08"]
+    assert len(practice_set([*demo, load_scenario(SECTION_08)])) == len(demo) + 1  # not twice
+    assert practice_set([]) == []
+    for lang in ("en", "ru"):
+        titles = distinct_titles(demo, lang)
+        assert len(set(titles)) == len(titles)
+        assert all(s.id in t for s, t in zip(demo, titles, strict=True))  # the files share their titles
+    assert distinct_titles([load_scenario(SECTION_08)], "es") == ["El ejemplo del reglamento"]
+
+
+def test_a_guide_of_real_deals_still_has_a_puzzle_to_play(tmp_path: Path) -> None:
+    build_guide(["en"], tmp_path / "g", get_profile("bernauer"),
+                puzzles=load_puzzles([ROOT / "puzzles" / "demo"]))
+    html = (tmp_path / "g" / "practice-en.html").read_text("utf-8")
+    assert 'data-puzzle="handmade-section-08"' in html
+    skipped = html[html.index('class="skipped"'):]
+    items = [line.split(":")[0].strip() for line in skipped.splitlines() if "<li>" in line]
+    assert len(items) == 4 and len(set(items)) == 4
+    assert "Write down" not in html

@@ -16,6 +16,7 @@ import shutil
 import tempfile
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from importlib import resources
 from pathlib import Path
 
 from babel.numbers import format_decimal, format_percent
@@ -30,12 +31,16 @@ from ..profile import Profile, RankCycle
 from ..registry import RuleId
 from ..registry import rule as registry_rule
 from ..registry import rules as registry_rules
-from ..scenario import Scenario
+from ..scenario import Scenario, load_scenario
 from ..winrates import SurveyPass, WinRate, win_rate, win_rates
 from .env import environment, read_asset
 from .examples import Example, example_base, examples
 from .practice import page_name as practice_page
 from .practice import practice_html, practice_links
+
+# The rules reference's worked example (section 08): hand-made and small enough to play, so the
+# practice pages keep one playable puzzle whatever --puzzles names (real deals are too large).
+WORKED_EXAMPLE = "data/examples/section-08.yaml"
 
 # Each language named in itself, for the language switcher.
 ENDONYMS = {"en": "English", "ru": "Русский", "es": "Español"}
@@ -464,6 +469,17 @@ def index_html(langs: Sequence[str], first: str, practice: bool = False) -> str:
     )
 
 
+def practice_set(puzzles: Sequence[Scenario]) -> list[Scenario]:
+    """The practice pages' puzzles: `puzzles` and, beside them, the worked example (once: not when
+    `puzzles` hold it already, as the same id or the same position)."""
+    if not puzzles:
+        return []
+    example = load_scenario(Path(str(resources.files("agnes_teach"))) / WORKED_EXAMPLE)
+    if any(s.id == example.id or s.position == example.position for s in puzzles):
+        return list(puzzles)
+    return [*puzzles, example]
+
+
 def build_guide(langs: Sequence[str], out: Path, profile: Profile,
                 progress: Callable[[str], None] | None = None,
                 puzzles: Sequence[Scenario] = ()) -> list[Path]:
@@ -474,6 +490,7 @@ def build_guide(langs: Sequence[str], out: Path, profile: Profile,
     """
     for lang in langs:
         i18n.check_lang(lang)
+    puzzles = practice_set(puzzles)
     if out.exists() and not out.is_dir():
         raise InputError(Problem("is a file; --out needs a folder", str(out)))
     pages: dict[str, str] = {}

@@ -19,18 +19,19 @@ from dataclasses import dataclass, field
 from markupsafe import Markup
 
 from .. import i18n
-from ..cards import card_name, card_symbol, rank_name, suit_of
+from ..cards import card_name, card_symbol, make_card, rank_name, suit_of
+from ..checker import refusal_text
 from ..engine import Refusal
 from ..graph import GameGraph
 from ..piles import Pile
 from ..position import Position
 from ..practice import MAX_STATES, Lead, NoLead, PracticeAnalysis, RefusalKey, analyse
-from ..registry import RuleId
+from ..registry import RuleId, Task
 from ..registry import rule as registry_rule
 from ..scenario import Scenario
 from .env import environment, read_asset
-from .sheet import instruction, scenario_title
-from .svg import card_face, card_words
+from .sheet import scenario_title
+from .svg import card_face, card_words, rank_letter
 
 PAGE_BUDGET = 1_000_000  # bytes per practice page, at most
 
@@ -68,7 +69,8 @@ class Messages:
         if found is not None:
             return found
         rule, params = why
-        key = (rule, i18n.refusal_message(Refusal(RuleId(rule), "", dict(params)), self.lang))
+        # The checker's wording, so a move from an empty pile reads as `check --solution` says it.
+        key = (rule, refusal_text(Refusal(RuleId(rule), "", dict(params)), self.lang))
         if key not in self.index:
             self.index[key] = len(self.items)
             self.items.append(key)
@@ -191,11 +193,57 @@ def puzzle_header(scenario: Scenario, got: PracticeAnalysis, messages: Messages,
         "exposed": profile.exposed_cells,
         "stock_shown": scenario.stock_shown,  # draw the stock face up, in order
         "base": rank_name(start.base),
+        "labels": board_labels(start, scenario.stock_shown, messages.lang),
         "width": width,
         "patterns": patterns.items,
         "empty": {pile: [messages.add(k) for k in row] for pile, row in got.empty.items()},
         "nopile": {name: messages.add(k) for name, k in got.nopile.items()},
     }
+
+
+def board_labels(start: Position, stock_shown: bool, lang: str) -> dict[str, object]:
+    """The board's labels as the worksheet's diagram words them: the base rank over the foundations,
+    each empty foundation's first card, the stock with its count (face down, or shown below)."""
+    t = i18n.text
+    firsts = [make_card(start.base, suit) for suit in range(4)]
+    return {
+        "foundations": t(lang, "practice", "Foundations, base {rank}", rank=rank_letter(start.base, lang)),
+        "first": [card_face(c, lang) for c in firsts],
+        "first_words": [t(lang, "diagram", "empty foundation, starts with {card}", card=card_words(c, lang))
+                        for c in firsts],
+        "stock": t(lang, "diagram", "stock"),
+        "stock_state": (t(lang, "practice", "shown below") if stock_shown
+                        else t(lang, "practice", "face down")),
+        # The count's words for every count the game can reach (plural forms are the catalogue's).
+        "stock_words": [i18n.ntext(lang, "diagram", "{n} card in the stock", "{n} cards in the stock", n)
+                        for n in range(len(start.stock) + 1)],
+    }
+
+
+def practice_task(scenario: Scenario, lang: str) -> str:
+    """What the page asks of the learner, in the page's own words (the worksheet's ask for writing)."""
+    t = i18n.text
+    task = scenario.task
+    if task == Task.KEY_MOVE:
+        return t(lang, "practice", "Only one first move keeps this game winnable. Find the move that keeps "
+                 "the win, then play on to the end.")
+    if task == Task.TRAP:
+        return t(lang, "practice", "One move here looks useful but loses the game. Play the winning line "
+                 "without it.")
+    if task == Task.LEGAL_MOVES:
+        return t(lang, "practice", "Try the moves of this position: the page answers each one, legal or "
+                 "not, and names the rule.")
+    out = 52 - sum(scenario.position.foundations)
+    return i18n.ntext(lang, "practice", "Play the winning line: {n} card is still in play; bring it home.",
+                      "Play the winning line: {n} cards are still in play; bring them all home.", out)
+
+
+def distinct_titles(scenarios: Sequence[Scenario], lang: str) -> list[str]:
+    """Each puzzle's title in `lang` (else its id); a title that two puzzles share gets the id beside it."""
+    titles = [scenario_title(s, lang) for s in scenarios]
+    shared = {title for title in titles if titles.count(title) > 1}
+    return [f"{title} ({s.id})" if title in shared and title != s.id else title
+            for title, s in zip(titles, scenarios, strict=True)]
 
 
 def card_labels(lang: str) -> dict[str, object]:
@@ -271,13 +319,13 @@ def practice_html(scenarios: Sequence[Scenario], lang: str, switcher: Sequence[S
                              "{n} bytes); play it on the worksheet.", n=PAGE_BUDGET),
     }
     template = environment(lang).get_template("guide-practice.html.j2")
+    titles = dict(zip((id(s) for s in scenarios), distinct_titles(scenarios, lang), strict=True))
     return template.render(
         switcher=switcher,
         guide_href=guide_href,
-        puzzles=[{"id": p.scenario.id, "title": scenario_title(p.scenario, lang),
-                  "task": instruction(p.scenario.task, lang, p.scenario.position)} for p in page.playable],
-        skipped=[{"title": scenario_title(p.scenario, lang), "reason": reasons[p.reason]}
-                 for p in page.skipped],
+        puzzles=[{"id": p.scenario.id, "title": titles[id(p.scenario)],
+                  "task": practice_task(p.scenario, lang)} for p in page.playable],
+        skipped=[{"title": titles[id(p.scenario)], "reason": reasons[p.reason]} for p in page.skipped],
         data=page.data,
         css=Markup(read_asset("guide.css") + read_asset("practice.css")),
         script=Markup(read_asset("practice.js")),
