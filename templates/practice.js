@@ -241,7 +241,8 @@
     this.feedback.setAttribute("data-verdict", "refused");
     this.feedback.setAttribute("data-rule", rule);
     this.feedback.appendChild(el("strong", {}, (headline || fill(UI.refused, {move: text})) + " "));
-    this.feedback.appendChild(document.createTextNode(message[1] + " "));
+    // The checker's sentence as it prints it; a full stop before the rule's link where it has none.
+    this.feedback.appendChild(document.createTextNode(message[1] + (/[.!?\u2026]$/.test(message[1]) ? " " : ". ")));
     if (info) { this.feedback.appendChild(el("a", {"href": info.href}, fill(UI.rule_link, {title: info.title}))); }
     this.shown();
   };
