@@ -31,7 +31,7 @@ from .solver import first_move_verdicts, solve
 DEFAULT_BUDGET = 10.0
 
 
-# Claims that no game rule settles name their claim instead (README, "Claim ids").
+# Claims that no game rule settles name their claim instead (docs/decisions.md, "Claim ids").
 CLAIM_LEGAL = "expect.legal"
 CLAIM_ILLEGAL = "expect.illegal"
 

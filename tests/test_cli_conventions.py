@@ -1,4 +1,4 @@
-"""The command-line conventions (README, "Command-line conventions"), walked over every command.
+"""The command-line conventions (docs/commands.md, "Command-line conventions"), walked over every command.
 
 Each rule is checked for every command the program registers, so a new
 command that forgets one fails here.
@@ -128,7 +128,7 @@ def _declared_options() -> dict[str, dict[str, str]]:
 
 def test_one_option_name_has_one_kind_of_value() -> None:
     # --out is the path of the command's main artefact everywhere (a file or a folder, as the
-    # README's table says); every other name takes the same kind of value in every command
+    # table of docs/commands.md says); every other name takes the same kind of value in every command
     # (--lang: one language, or a comma-separated list where a command writes one per language).
     declared = _declared_options()
     assert {"--budget", "--json", "--profile", "--lang", "--out", "--parents"} <= set(declared)

@@ -62,10 +62,10 @@ def generate_command(
                      "them up to symmetry (e.g. --avoid puzzles)."),
     ] = None,
     teach: Annotated[
-        bool, typer.Option("--teach", help="Keep only puzzles that meet the teaching criteria 1-2 of the "
-                           "README (random play wins at most 35%, a game lost only after a fatal mistake; "
-                           "the generator keeps a margin and accepts at most 30%; a real choice, the "
-                           "theme's misconception loses, lost without the rule); difficulty then comes "
+        bool, typer.Option("--teach", help="Keep only puzzles that meet the teaching criteria 1-2 of "
+                           "docs/puzzles.md (random play wins at most 35%, a game lost only after a fatal "
+                           "mistake; the generator keeps a margin and accepts at most 30%; a real choice, "
+                           "the theme's misconception loses, lost without the rule); difficulty then comes "
                            "from measured play.")
     ] = False,
     max_seconds: Annotated[

@@ -1,6 +1,6 @@
 """Options shared by the commands, so that one option name means one thing everywhere.
 
-The conventions (README, "Command-line conventions"): a closed set is a choice
+The conventions (docs/commands.md, "Command-line conventions"): a closed set is a choice
 (shell completion offers it, a typo is refused with the list); ``--profile``,
 ``--lang``, ``--budget``, ``--json``, ``--out`` and ``--parents`` are declared
 here once; a deal is named by ``N`` (the ``deal`` argument), ``--deal N`` or

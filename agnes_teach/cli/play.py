@@ -36,7 +36,8 @@ app = typer.Typer()  # joined, without a name, into the root app of agnes_teach.
 def deal_command(
     number: Annotated[
         int | None,
-        typer.Argument(metavar="N", help=f"Deal number, 0 to {MAX_SEED} (the README gives the shuffle)."),
+        typer.Argument(metavar="N",
+                       help=f"Deal number, 0 to {MAX_SEED} (docs/profiles.md gives the shuffle)."),
     ] = None,
     pysolfc: PySolFCOption = None,
     profile: OptionalProfileOption = None,
@@ -87,9 +88,10 @@ def check_command(
         float, typer.Option("--budget", help="Seconds the solver may spend on each claim it proves.")
     ] = DEFAULT_BUDGET,
     teach: Annotated[
-        bool, typer.Option("--teach", help="Also require that each puzzle teaches (README, 'Puzzles that "
-                           "teach'): random play wins at most 35% of 100 games (a game is lost only after a "
-                           "mistake the solver proves fatal), a real choice, the misconception loses.")
+        bool, typer.Option("--teach", help="Also require that each puzzle teaches (docs/puzzles.md, "
+                           "'Puzzles that teach'): random play wins at most 35% of 100 games (a game is lost "
+                           "only after a mistake the solver proves fatal), a real choice, the misconception "
+                           "loses.")
     ] = False,
 ) -> None:
     """Validate scenarios and verify every claim, a claimed solution included.
