@@ -98,9 +98,12 @@ def generate_command(
     "source: deal N move K".  Without --difficulty the run is spread over
     easy, medium and hard (by measured random play: 15-30%, 4-15%, under 4%).
 
-    Example: agnes-teach generate --theme tableau.empty --count 4 --seed 1 --out my-puzzles
-
-    Example: agnes-teach generate --theme stock.deal --count 3 --source deals --deals 1-100 --out mined
+    \b
+    Examples:
+      agnes-teach generate --theme tableau.empty --count 4 --seed 1 \\
+        --out my-puzzles
+      agnes-teach generate --theme stock.deal --count 3 --source deals \\
+        --deals 1-100 --out mined
     """
     # Plain strings from here on: the enums only serve --help and completion (and YAML cannot write them).
     theme = str(theme)
