@@ -1,6 +1,6 @@
 """agnes-teach: teach the rules of the patience game Agnes Bernauer.
 
-The Python API (README, "Python API")::
+The Python API (docs/commands.md, "Python API")::
 
     import agnes_teach as at
     pos = at.deal(1)

@@ -9,6 +9,7 @@ text or a mapping) and return the package's own values.  Bad input raises
 
 from __future__ import annotations
 
+from importlib.resources.abc import Traversable
 from pathlib import Path
 from typing import Any
 
@@ -82,17 +83,20 @@ def solve(pos: Position, seconds: float = 10.0) -> SolveResult:
 
 
 def check(
-    scenario: str | Path | dict[str, Any],
+    scenario: str | Path | Traversable | dict[str, Any],
     solution: str | list[str] | None = None,
     *,
     lang: str = "en",
     budget: float = checker.DEFAULT_BUDGET,
 ) -> checker.CheckResult:
-    """Verify every claim of a scenario (a file, or its mapping), and `solution` if given."""
+    """Verify every claim of a scenario (a file, or its mapping), and `solution` if given.
+
+    A file the package ships is named by ``importlib.resources.files("agnes_teach") / ...``.
+    """
     if isinstance(scenario, dict):
         sc = scenario_from_data(scenario, yamlio.Locator(None, None), str(scenario.get("id", "scenario")))
     else:
-        sc = load_scenario(scenario)
+        sc = load_scenario(scenario if isinstance(scenario, str | Path) else Path(str(scenario)))
     extra = parse_moves(solution, yamlio.Locator("solution", None)) if solution is not None else None
     return checker.check_scenario(sc, lang=lang, extra_solution=extra, budget=budget)
 

@@ -8,7 +8,8 @@ passed.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 
 from . import i18n
@@ -31,9 +32,11 @@ from .solver import first_move_verdicts, solve
 DEFAULT_BUDGET = 10.0
 
 
-# Claims that no game rule settles name their claim instead (README, "Claim ids").
+# Claims that no game rule settles name their claim instead (docs/decisions.md, "Claim ids").
 CLAIM_LEGAL = "expect.legal"
 CLAIM_ILLEGAL = "expect.illegal"
+# A scenario id is unique among the files checked together: the second file with an id fails this.
+CLAIM_UNIQUE_ID = "scenario.id"
 
 
 @dataclass
@@ -53,6 +56,7 @@ class CheckResult:
     id: str
     errors: list[CheckError] = field(default_factory=list)
     verified: list[str] = field(default_factory=list)
+    failed: list[str] = field(default_factory=list)  # the claims that do not hold, by the same names
 
     @property
     def ok(self) -> bool:
@@ -64,6 +68,7 @@ class CheckResult:
             "id": self.id,
             "ok": self.ok,
             "verified": self.verified,
+            "failed": self.failed,
             "errors": [e.to_json() for e in self.errors],
         }
 
@@ -130,23 +135,52 @@ def check_scenario(
     _check_solutions(sc, result, lang, extra_solution)
     expect = sc.expect
     if "legal" in expect:
-        _check_legal(sc, result, lang)
+        with _claim(result, "legal"):
+            _check_legal(sc, result, lang)
     if "illegal" in expect:
-        _check_illegal(sc, result, lang)
+        with _claim(result, "illegal"):
+            _check_illegal(sc, result, lang)
     if "winnable" in expect:
         if progress:
             progress(f"{sc.id}: proving winnable")
-        _check_winnable(sc, result, lang, budget)
+        with _claim(result, "winnable"):
+            _check_winnable(sc, result, lang, budget)
     for key in ("key_move", "trap_move"):
         if key in expect:
             if progress:
                 progress(f"{sc.id}: proving {key}")
-            _check_first_move(sc, result, lang, key, budget)
-    _check_theme_use(sc, result, lang)
-    _check_hidden_stock(sc, result, lang)
+            with _claim(result, key):
+                _check_first_move(sc, result, lang, key, budget)
+    with _claim(result, "themes"):
+        _check_theme_use(sc, result, lang)
+    with _claim(result, "hidden stock"):
+        _check_hidden_stock(sc, result, lang)
     if teach:
-        _check_teaching(sc, result, lang)
+        with _claim(result, "teaches"):
+            _check_teaching(sc, result, lang)
     return result
+
+
+@contextmanager
+def _claim(result: CheckResult, name: str) -> Iterator[None]:
+    """Name `name` among the failed claims when the check inside adds an error."""
+    before = len(result.errors)
+    yield
+    if len(result.errors) > before:
+        result.failed.append(name)
+
+
+def check_unique_ids(results: list[CheckResult], lang: str = "en") -> None:
+    """Fail every file whose scenario id an earlier file already has (the files are checked all the same)."""
+    first_file: dict[str, str] = {}
+    for result in results:
+        if result.id not in first_file:
+            first_file[result.id] = result.file
+            continue
+        result.errors.append(CheckError(CLAIM_UNIQUE_ID, i18n.text(
+            lang, "check", "the id {id} is also the id of {file}: a scenario id must be unique",
+            id=result.id, file=first_file[result.id])))
+        result.failed.append("id")
 
 
 def _check_solutions(sc: Scenario, result: CheckResult, lang: str,
@@ -165,8 +199,7 @@ def _check_solutions(sc: Scenario, result: CheckResult, lang: str,
         must_win = sc.task == Task.WIN if label == "solution" else sc.task != Task.LEGAL_MOVES
         errors, _ = replay(sc.position, moves, lang, sc.file, line, must_win=must_win)
         result.errors.extend(errors)
-        if not errors:
-            result.verified.append(label)
+        (result.failed if errors else result.verified).append(label)
 
 
 def _check_winnable(sc: Scenario, result: CheckResult, lang: str, budget: float) -> None:

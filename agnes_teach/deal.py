@@ -1,6 +1,7 @@
 """Deterministic deals: deal number SEED -> the starting position.
 
-The shuffle is simple enough to do by hand (the README spells it out):
+The shuffle is simple enough to do by hand (docs/profiles.md, "Deals: how deal
+number N is made", spells it out):
 
 1. Order the deck A..K of spades, then hearts, diamonds, clubs (card index
    0..51).

@@ -1,4 +1,4 @@
-"""Every bound a run keeps, in one place (the README's "Limits" lists them and why).
+"""Every bound a run keeps, in one place (docs/decisions.md, "Limits", lists them and why).
 
 A hostile or mistaken input must cost little: files are checked for size and
 kind before they are read, move lists and budgets are bounded, the number of

@@ -2,7 +2,7 @@
 
 The shuffle is PySolFC's own, from the ``pysol-cards`` package (the library
 PySolFC itself uses).  The layout follows PySolFC 3.6.1's dealing for Agnes
-Bernauer (game id 236; the README says how it was checked):
+Bernauer (game id 236; docs/profiles.md, "PySolFC deals", says how it was checked):
 
 * game numbers below 32000, and ``ms<N>``, use the Microsoft FreeCell
   generator with PySolFC's rank-major rearrangement of the deck; other

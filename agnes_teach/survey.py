@@ -92,7 +92,7 @@ SurveyJob = tuple[int, str, float, int | None, bool]
 # One line of the survey file (and what a solved job returns).
 SurveyRow = dict[str, Any]
 # The searches of `survey --restricted-splits`: the default ones and the restricted-split game, which
-# finds some hard wins fast but can prove nothing (README, "What each lever gains").
+# finds some hard wins fast but can prove nothing (docs/solver.md, "What each lever gains").
 WITH_RESTRICTED_SPLITS = (*PORTFOLIO, Order(split_home_only=True))
 
 

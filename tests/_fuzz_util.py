@@ -32,7 +32,7 @@ from agnes_teach.cli import app
 REPO = Path(__file__).resolve().parent.parent
 Choose = Callable[[int], int]
 
-# Documented exit codes (README): 2 is bad input everywhere.
+# Documented exit codes (docs/commands.md, "Command-line conventions"): 2 is bad input everywhere.
 EXIT_CODES = {
     "moves": {0, 2},
     "check": {0, 1, 2},

@@ -10,6 +10,7 @@ installed console script in a subprocess, as a user would run it.
 from __future__ import annotations
 
 import contextlib
+import json
 import shutil
 import subprocess
 import sys
@@ -96,10 +97,14 @@ def test_bad_file(command: str, name: str) -> None:
 
 
 def test_check_loads_every_file_before_checking_any() -> None:
-    # A good file next to a bad one: the run stops with exit 2 and checks nothing.
+    # A good file next to a bad one: the run stops with exit 2 and checks nothing; with --json
+    # stdout holds the problems, not results (formats.md, "--json output").
     code, out, err = run("check", str(GOOD), str(CORPUS / "duplicate-card.yaml"), "--json")
     assert_refused(code, out, err, "duplicate-card.yaml:2: duplicated cards: 7S")
-    assert out == ""
+    shown = json.loads(out)
+    assert shown["ok"] is False and "results" not in shown
+    assert shown["errors"][0] == {"file": str(CORPUS / "duplicate-card.yaml"), "line": 2,
+                                  "message": "duplicated cards: 7S"}
 
 
 def test_check_reports_every_bad_file() -> None:

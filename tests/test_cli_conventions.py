@@ -1,4 +1,4 @@
-"""The command-line conventions (README, "Command-line conventions"), walked over every command.
+"""The command-line conventions (docs/commands.md, "Command-line conventions"), walked over every command.
 
 Each rule is checked for every command the program registers, so a new
 command that forgets one fails here.
@@ -63,14 +63,15 @@ def test_every_command_is_walked() -> None:
 def test_help_has_an_example_of_this_command(name: str) -> None:
     result = runner.invoke(app, [name, "--help"])
     assert result.exit_code == 0
-    examples = [line.strip() for line in result.stdout.splitlines() if line.strip().startswith("Example:")]
-    assert examples, f"{name} --help has no 'Example:' line"
-    assert all(f"agnes-teach {name}" in line for line in examples), examples
+    lines = [line.strip() for line in result.stdout.splitlines()]
+    assert any(line in ("Example:", "Examples:") for line in lines), f"{name} --help has no example"
+    examples = [line for line in lines if line.startswith("agnes-teach ")]
+    assert examples and all(line.startswith(f"agnes-teach {name}") for line in examples), examples
 
 
 def test_top_level_help_has_an_example() -> None:
     result = runner.invoke(app, ["--help"])
-    assert result.exit_code == 0 and "Example: agnes-teach " in result.stdout
+    assert result.exit_code == 0 and "Example:\n    agnes-teach " in result.stdout
 
 
 @pytest.mark.parametrize("name", COMMANDS)
@@ -128,7 +129,7 @@ def _declared_options() -> dict[str, dict[str, str]]:
 
 def test_one_option_name_has_one_kind_of_value() -> None:
     # --out is the path of the command's main artefact everywhere (a file or a folder, as the
-    # README's table says); every other name takes the same kind of value in every command
+    # table of docs/commands.md says); every other name takes the same kind of value in every command
     # (--lang: one language, or a comma-separated list where a command writes one per language).
     declared = _declared_options()
     assert {"--budget", "--json", "--profile", "--lang", "--out", "--parents"} <= set(declared)

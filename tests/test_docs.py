@@ -36,15 +36,15 @@ def test_the_commands_page_has_python_examples() -> None:
 
 
 @pytest.mark.parametrize("number", range(len(BLOCKS)))
-def test_commands_page_examples_run(number: int, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.chdir(REPO)  # the examples name files relative to the repository
+def test_commands_page_examples_run(number: int, monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    monkeypatch.chdir(tmp_path)  # the examples work from any folder, not only the repository's root
     test = doctest.DocTestParser().get_doctest(BLOCKS[number], {}, f"docs/commands.md block {number + 1}",
                                                "docs/commands.md", 0)
     runner = doctest.DocTestRunner(optionflags=doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE)
     output: list[str] = []
     runner.run(test, out=output.append)
     assert runner.failures == 0, "".join(output)
-    assert os.getcwd() == str(REPO)
+    assert os.getcwd() == str(tmp_path)
 
 
 def test_formats_describes_every_command() -> None:

@@ -108,7 +108,7 @@ def test_deal_is_deterministic_and_valid(profile: str, seed: int) -> None:
 
 def test_deal_known_values() -> None:
     # Pinned so a change to the shuffle or the dealing order cannot pass unnoticed
-    # (the README documents both, and people reproduce deals by hand).
+    # (docs/profiles.md documents both, and people reproduce deals by hand).
     pos = deal(1)
     data = pos.to_data()
     assert data["base"] == 10 and data["foundations"] == {"H": "10H"}

@@ -6,7 +6,7 @@ move spellings, huge and odd numbers, unicode and control characters).  Each
 run fails on an exception escaping the command line (only a clean exit is
 allowed: bad input is exit 2) and on an exit code the command does not
 document.  The examples are few so the suite stays fast; ``bench/fuzz.py``
-runs 10,000 per command (README, "Fuzzing").
+runs 10,000 per command (docs/decisions.md, "Fuzzing").
 """
 
 from __future__ import annotations

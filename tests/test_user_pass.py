@@ -152,12 +152,14 @@ def test_faq_does_not_say_every_deal_covers_the_reserve(profile_id: str) -> None
 # ------------------------------------------------------------------ check
 
 
-def test_check_refuses_two_files_with_one_id(tmp_path: Path) -> None:
+def test_check_checks_two_files_with_one_id_and_fails_the_second(tmp_path: Path) -> None:
     twin = tmp_path / "twin.yaml"
     twin.write_text(SECTION_08.read_text(encoding="utf-8"), encoding="utf-8")
-    code, out, err = run("check", str(SECTION_08), str(twin))
-    assert code == 2 and out == ""
-    assert f"{twin}: id 'handmade-section-08' is also used by {SECTION_08}" in err
+    code, out, _ = run("check", str(SECTION_08), str(twin))
+    assert code == 1
+    assert f"ok   {SECTION_08} (handmade-section-08): " in out
+    assert f"FAIL {twin} (handmade-section-08): failed: id; passed: " in out
+    assert f"[scenario.id] the id handmade-section-08 is also the id of {SECTION_08}" in out
 
 
 def test_a_file_named_twice_is_checked_once() -> None:

@@ -25,7 +25,8 @@ app = typer.Typer(
     name="agnes-teach",
     help="Teach the rules of the patience game Agnes Bernauer: deal, check, solve, hint, "
     "generate puzzles, print worksheets and build the rules guide.\n\n"
-    "Example: agnes-teach hint --deal 123 --fair 20 --lang ru",
+    # \b: click keeps the example paragraph's lines as they are instead of rewrapping them.
+    "\b\nExample:\n  agnes-teach hint --deal 123 --fair 20 --lang ru",
     no_args_is_help=True,
     add_completion=True,
     pretty_exceptions_enable=False,

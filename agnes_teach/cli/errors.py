@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import functools
+import json
 import sys
 from collections.abc import Callable
 from typing import ParamSpec, TypeVar
@@ -26,8 +27,14 @@ def report(exc: InputError) -> None:
         print(f"agnes-teach: ... and {rest} more problems (fix these first)", file=sys.stderr)
 
 
+def report_json(exc: InputError) -> None:
+    """The problems as the one JSON object of a --json run (formats.md, "--json output")."""
+    errors = [{"file": p.file, "line": p.line, "message": p.message} for p in exc.problems]
+    print(json.dumps({"ok": False, "errors": errors}, ensure_ascii=False))
+
+
 def input_errors(func: Callable[P, R]) -> Callable[P, R]:
-    """Turn InputError into a clear message on stderr and exit code 2."""
+    """Turn InputError into a clear message on stderr and exit code 2 (with --json, also on stdout)."""
 
     @functools.wraps(func)
     def wrapper(*args: P.args, **kwargs: P.kwargs) -> R:
@@ -35,6 +42,9 @@ def input_errors(func: Callable[P, R]) -> Callable[P, R]:
             return func(*args, **kwargs)
         except InputError as exc:
             report(exc)
+            # A --json caller parses stdout: it gets the problems there too, never an empty stream.
+            if kwargs.get("as_json"):
+                report_json(exc)
             raise typer.Exit(2) from None
 
     return wrapper

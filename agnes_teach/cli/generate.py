@@ -62,10 +62,10 @@ def generate_command(
                      "them up to symmetry (e.g. --avoid puzzles)."),
     ] = None,
     teach: Annotated[
-        bool, typer.Option("--teach", help="Keep only puzzles that meet the teaching criteria 1-2 of the "
-                           "README (random play wins at most 35%, a game lost only after a fatal mistake; "
-                           "the generator keeps a margin and accepts at most 30%; a real choice, the "
-                           "theme's misconception loses, lost without the rule); difficulty then comes "
+        bool, typer.Option("--teach", help="Keep only puzzles that meet the teaching criteria 1-2 of "
+                           "docs/puzzles.md (random play wins at most 35%, a game lost only after a fatal "
+                           "mistake; the generator keeps a margin and accepts at most 30%; a real choice, "
+                           "the theme's misconception loses, lost without the rule); difficulty then comes "
                            "from measured play.")
     ] = False,
     max_seconds: Annotated[
@@ -98,9 +98,12 @@ def generate_command(
     "source: deal N move K".  Without --difficulty the run is spread over
     easy, medium and hard (by measured random play: 15-30%, 4-15%, under 4%).
 
-    Example: agnes-teach generate --theme tableau.empty --count 4 --seed 1 --out my-puzzles
-
-    Example: agnes-teach generate --theme stock.deal --count 3 --source deals --deals 1-100 --out mined
+    \b
+    Examples:
+      agnes-teach generate --theme tableau.empty --count 4 --seed 1 \\
+        --out my-puzzles
+      agnes-teach generate --theme stock.deal --count 3 --source deals \\
+        --deals 1-100 --out mined
     """
     # Plain strings from here on: the enums only serve --help and completion (and YAML cannot write them).
     theme = str(theme)

@@ -45,13 +45,14 @@ def hint_command(
         int | None,
         typer.Option("--fair", metavar="K", min=1,
                      help="Fair mode: the stock order unknown; score each move over K sampled orders of the "
-                     "hidden cards."),
+                     f"hidden cards, K from 1 to {MAX_FAIR_ORDERS} (default: off, the stock order known)."),
     ] = None,
     budget: Annotated[
         float, typer.Option("--budget", help="Full mode: seconds the solver may spend after each first move.")
     ] = DEFAULT_SECONDS,
     states: Annotated[
-        int, typer.Option("--states", min=1, help="Fair mode: solver states per move and order.")
+        int, typer.Option("--states", min=1, help="Fair mode: solver states per move and order, "
+                     f"at most {MAX_FAIR_STATES}.")
     ] = DEFAULT_FAIR_STATES,
     seed: Annotated[int, typer.Option("--seed", min=0, help="Fair mode: which sample of orders.")] = 0,
     workers: Annotated[
@@ -65,7 +66,9 @@ def hint_command(
     scored by the share of K sampled orders of the hidden cards after which
     it keeps the win, with a 95% interval.
 
-    Example: agnes-teach hint --deal 123 --fair 20 --lang ru
+    \b
+    Example:
+      agnes-teach hint --deal 123 --fair 20 --lang ru
     """
     check_budget(budget)
     if fair is not None and fair > MAX_FAIR_ORDERS:

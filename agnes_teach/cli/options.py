@@ -1,6 +1,6 @@
 """Options shared by the commands, so that one option name means one thing everywhere.
 
-The conventions (README, "Command-line conventions"): a closed set is a choice
+The conventions (docs/commands.md, "Command-line conventions"): a closed set is a choice
 (shell completion offers it, a typo is refused with the list); ``--profile``,
 ``--lang``, ``--budget``, ``--json``, ``--out`` and ``--parents`` are declared
 here once; a deal is named by ``N`` (the ``deal`` argument), ``--deal N`` or
@@ -129,14 +129,21 @@ def check_out(out: Path, parents: bool) -> None:
 
 
 def chosen_position(
-    file: Path | None, deal_number: int | None, pysolfc: str | None, profile: str | None
+    file: Path | None, deal_number: int | None, pysolfc: str | None, profile: str | None,
+    *, deal_argument: bool = False,
 ) -> Position:
-    """The position a command works on: from FILE, ``--deal N`` or ``--pysolfc GAME`` (exactly one)."""
-    given = [name for name, value in (("FILE", file), ("--deal", deal_number), ("--pysolfc", pysolfc))
-             if value is not None]
+    """The position a command works on: from FILE, ``--deal N`` or ``--pysolfc GAME`` (exactly one).
+
+    `deal_argument`: the command (``deal``) takes no FILE and the deal number as its argument N, so
+    the message names those."""
+    sources = ((("N", deal_number), ("--pysolfc", pysolfc)) if deal_argument
+               else (("FILE", file), ("--deal", deal_number), ("--pysolfc", pysolfc)))
+    given = [name for name, value in sources if value is not None]
     if len(given) != 1:
         said = " and ".join(given) if given else "none of them"
-        raise InputError(f"give exactly one of a position FILE, --deal N or --pysolfc GAME (got {said})")
+        choices = ("a deal number N or --pysolfc GAME" if deal_argument
+                   else "a position FILE, --deal N or --pysolfc GAME")
+        raise InputError(f"give exactly one of {choices} (got {said})")
     if deal_number is not None:
         if not 0 <= deal_number <= MAX_SEED:
             raise InputError(f"deal number {deal_number} is out of range (0 to {MAX_SEED})")

@@ -10,7 +10,7 @@ from typing import Annotated
 import typer
 
 from .. import i18n
-from ..checker import DEFAULT_BUDGET, CheckResult, check_scenario
+from ..checker import DEFAULT_BUDGET, CheckResult, check_scenario, check_unique_ids
 from ..deal import MAX_SEED
 from ..engine import legal_moves
 from ..errors import InputError, Problem
@@ -36,7 +36,8 @@ app = typer.Typer()  # joined, without a name, into the root app of agnes_teach.
 def deal_command(
     number: Annotated[
         int | None,
-        typer.Argument(metavar="N", help=f"Deal number, 0 to {MAX_SEED} (the README gives the shuffle)."),
+        typer.Argument(metavar="N",
+                       help=f"Deal number, 0 to {MAX_SEED} (docs/profiles.md gives the shuffle)."),
     ] = None,
     pysolfc: PySolFCOption = None,
     profile: OptionalProfileOption = None,
@@ -44,9 +45,12 @@ def deal_command(
 ) -> None:
     """Print the starting position of deal number N (or of a PySolFC game) as YAML.
 
-    Example: agnes-teach deal 123 > deal123.yaml; agnes-teach deal --pysolfc 12345
+    \b
+    Examples:
+      agnes-teach deal 123 > deal123.yaml
+      agnes-teach deal --pysolfc 12345
     """
-    position = chosen_position(None, number, pysolfc, profile)
+    position = chosen_position(None, number, pysolfc, profile, deal_argument=True)
     if as_json:
         print(json.dumps(position.to_data(), ensure_ascii=False))
         return
@@ -63,7 +67,9 @@ def moves_command(
 ) -> None:
     """List the legal moves of the position in FILE.
 
-    Example: agnes-teach moves deal123.yaml --json
+    \b
+    Example:
+      agnes-teach moves deal123.yaml --json
     """
     scenario = load_scenario(file)
     moves = [str(m) for m in legal_moves(scenario.position)]
@@ -87,16 +93,19 @@ def check_command(
         float, typer.Option("--budget", help="Seconds the solver may spend on each claim it proves.")
     ] = DEFAULT_BUDGET,
     teach: Annotated[
-        bool, typer.Option("--teach", help="Also require that each puzzle teaches (README, 'Puzzles that "
-                           "teach'): random play wins at most 35% of 100 games (a game is lost only after a "
-                           "mistake the solver proves fatal), a real choice, the misconception loses.")
+        bool, typer.Option("--teach", help="Also require that each puzzle teaches (docs/puzzles.md, "
+                           "'Puzzles that teach'): random play wins at most 35% of 100 games (a game is lost "
+                           "only after a mistake the solver proves fatal), a real choice, the misconception "
+                           "loses.")
     ] = False,
 ) -> None:
     """Validate scenarios and verify every claim, a claimed solution included.
 
     Exit 0 when every claim holds, 1 when one fails (or is not proved), 2 for bad input.
 
-    Example: agnes-teach check puzzles/ --lang ru
+    \b
+    Example:
+      agnes-teach check puzzles/ --lang ru
     """
     budget_seconds(budget)
     extra = parse_moves(solution, Locator("--solution", None)) if solution is not None else None
@@ -110,6 +119,7 @@ def check_command(
         if show:
             print(f"checking {sc.file} ...", file=sys.stderr, end="\r")
         results.append(check_scenario(sc, lang=lang, extra_solution=extra, budget=budget, teach=teach))
+    check_unique_ids(results, lang)
     ok = all(r.ok for r in results)
     if as_json:
         print(json.dumps({"ok": ok, "results": [r.to_json() for r in results]}, ensure_ascii=False))
@@ -119,7 +129,7 @@ def check_command(
 
 
 def _load_every_scenario(files: list[Path]) -> list[Scenario]:
-    """Every file's scenario, or InputError listing every problem of every file (ids unique)."""
+    """Every file's scenario, or InputError listing every problem of every file."""
     # Load everything first: bad input anywhere stops the run before any claim is checked.
     problems: list[Problem] = []
     scenarios = []
@@ -128,27 +138,32 @@ def _load_every_scenario(files: list[Path]) -> list[Scenario]:
             scenarios.append(load_scenario(f))
         except InputError as exc:
             problems.extend(exc.in_file(str(f)).problems)
-    # formats.md: a scenario id is unique, so two files claiming one id are bad input.
-    first_file: dict[str, str] = {}
-    for sc in scenarios:
-        if sc.id in first_file:
-            problems.append(Problem(f"id {sc.id!r} is also used by {first_file[sc.id]}", str(sc.file)))
-        else:
-            first_file[sc.id] = str(sc.file)
+    # Two files of one id are each usable: every file is checked, and the second fails the
+    # claim that its id is unique (formats.md, "Scenarios").
     if problems:
         raise InputError(problems)
     return scenarios
 
 
+def _claims_line(r: CheckResult, lang: str) -> str:
+    """What a file's claims came to: the passed ones; for a failed file the failed ones first."""
+    if r.ok:
+        if r.verified:
+            return ", ".join(r.verified)
+        return i18n.text(lang, "check", "nothing claimed")
+    if not r.failed:
+        return i18n.text(lang, "check", "nothing verified")
+    failed = i18n.text(lang, "check", "failed: {claims}", claims=", ".join(r.failed))
+    if not r.verified:
+        return failed
+    return failed + "; " + i18n.text(lang, "check", "passed: {claims}", claims=", ".join(r.verified))
+
+
 def _print_results(results: list[CheckResult], lang: str) -> None:
-    """Each file's verdict, its verified claims and its errors, then the totals."""
+    """Each file's verdict, its claims (what failed, what passed) and its errors, then the totals."""
     for r in results:
         status = "ok  " if r.ok else "FAIL"
-        if r.verified:
-            claims = ", ".join(r.verified)
-        else:
-            claims = i18n.text(lang, "check", "nothing verified" if r.errors else "nothing claimed")
-        print(f"{status} {r.file} ({r.id}): {claims}")
+        print(f"{status} {r.file} ({r.id}): {_claims_line(r, lang)}")
         for e in r.errors:
             where = (f"move {e.move_index} {e.move}: " if e.move_index
                      else (f"{e.move}: " if e.move else ""))

@@ -81,7 +81,10 @@ def sheet_command(
 
     Nothing is written unless every puzzle loads and every answer replays on the engine.
 
-    Example: agnes-teach sheet puzzles --mix tableau.empty=2,stock.deal=2 --lang ru --out review.pdf
+    \b
+    Example:
+      agnes-teach sheet puzzles --mix tableau.empty=2,stock.deal=2 --lang ru \\
+        --out review.pdf
     """
     from ..render.sheet import build_sheet, parse_mix
 
@@ -115,7 +118,9 @@ def guide_command(
     (practice-LANG.html) let a learner play puzzles in the browser, offline; the engine and the
     solver work out every answer at build time.
 
-    Example: agnes-teach guide --lang ru,es,en --out build/guide --puzzles puzzles/demo
+    \b
+    Example:
+      agnes-teach guide --lang ru,es,en --out build/guide --puzzles puzzles/demo
     """
     from ..render.guide import build_guide
     from ..scenario import load_puzzles
@@ -170,7 +175,9 @@ def demo_command(
 
     Run it from the repository root, which holds puzzles/demo/.
 
-    Example: agnes-teach demo --out build
+    \b
+    Example:
+      agnes-teach demo --out build
     """
     from ..render.guide import build_guide
     from ..render.sheet import build_sheet

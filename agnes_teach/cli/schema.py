@@ -28,6 +28,8 @@ def schema_command() -> None:
         agnes-teach schema > scenario.schema.json
         # yaml-language-server: $schema=scenario.schema.json
 
-    Example: agnes-teach schema > scenario.schema.json
+    \b
+    Example:
+      agnes-teach schema > scenario.schema.json
     """
     print(schema_text(), end="")

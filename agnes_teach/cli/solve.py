@@ -71,7 +71,9 @@ def solve_command(
     solver does (for advice without that knowledge, see hint --fair).
     Exit 0 won, 1 lost, 3 unknown, 2 bad input.
 
-    Example: agnes-teach solve --deal 123 --budget 30 --json
+    \b
+    Example:
+      agnes-teach solve --deal 123 --budget 30 --json
     """
     check_budget(budget)
     position = chosen_position(file, deal_number, pysolfc, profile)
@@ -132,13 +134,19 @@ def survey_command(
     deal (a deal solved again with --retry-unknown), the last one counts: the
     summary counts every deal once, by its last line.
 
-    Example: agnes-teach survey --deals 1-100 --budget 5 --workers 2 --out survey.jsonl
+    \b
+    Example:
+      agnes-teach survey --deals 1-100 --budget 5 --workers 2 --out survey.jsonl
 
-    Example, a second pass over the deals left unknown, with a larger budget:
-    agnes-teach survey --deals 1-100 --budget 60 --retry-unknown --out survey.jsonl
+    \b
+    A second pass over the deals left unknown, with a larger budget:
+      agnes-teach survey --deals 1-100 --budget 60 --retry-unknown \\
+        --out survey.jsonl
 
-    Example, a third pass that also tries the restricted-split search:
-    agnes-teach survey --deals 1-100 --budget 60 --retry-unknown --restricted-splits --out survey.jsonl
+    \b
+    A third pass that also tries the restricted-split search:
+      agnes-teach survey --deals 1-100 --budget 60 --retry-unknown \\
+        --restricted-splits --out survey.jsonl
     """
     check_budget(budget)
     check_out(out, parents)
