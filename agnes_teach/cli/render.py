@@ -8,12 +8,13 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from importlib import resources
 from pathlib import Path
-from typing import Annotated, Literal
+from typing import TYPE_CHECKING, Annotated, Literal
 
 import typer
 
 from ..errors import InputError
 from ..profile import DEFAULT_PROFILE, get_profile
+from ..registry import Difficulty, RuleId
 from .errors import input_errors
 from .options import (
     JsonOption,
@@ -24,6 +25,9 @@ from .options import (
     check_out,
     language_list,
 )
+
+if TYPE_CHECKING:
+    from ..render.sheet import Selection
 
 app = typer.Typer()  # joined, without a name, into the root app of agnes_teach.cli
 
@@ -57,8 +61,28 @@ def _report(written: list[Path], as_json: bool) -> None:
 @app.command("sheet")
 @input_errors
 def sheet_command(
-    paths: Annotated[list[str], typer.Argument(help="Scenario files, or folders to search for *.yaml.")],
     out: Annotated[Path, typer.Option("--out", help="The PDF file to write.")],
+    paths: Annotated[
+        list[str] | None,
+        typer.Argument(help="Scenario files, or folders to search for *.yaml (default: the installed "
+                       "puzzle library, with --theme or --mix)."),
+    ] = None,
+    theme: Annotated[
+        list[str] | None,
+        typer.Option("--theme", help="Print the puzzles on this rule id, easy to hard under the rule's "
+                     "heading (repeat it or give a comma list: one section each). Without PATHS they "
+                     "come from the puzzle library; with PATHS, from those files."),
+    ] = None,
+    count: Annotated[
+        int | None,
+        typer.Option("--count", min=1, help="With --theme: this many puzzles of each theme, spread from "
+                     "the easiest to the hardest (default: all of them)."),
+    ] = None,
+    difficulty: Annotated[
+        list[str] | None,
+        typer.Option("--difficulty", help="Only puzzles rated so: " + ", ".join(Difficulty)
+                     + " (repeat it or give a comma list)."),
+    ] = None,
     lang: LangOption = "en",
     paper: Annotated[Literal["a4", "letter"], typer.Option("--paper", help="Paper size.")] = "a4",
     answers: Annotated[
@@ -72,24 +96,44 @@ def sheet_command(
     mix: Annotated[
         str | None,
         typer.Option("--mix", help="A review sheet across rules: THEME=N,... takes the N easiest puzzles of "
-                     "each theme from PATHS, in one section with no rule headings."),
+                     "each theme (from PATHS, or the puzzle library without them), in one section with no "
+                     "rule headings."),
     ] = None,
     as_json: JsonOption = False,
     parents: ParentsOption = False,
 ) -> None:
     """Print a worksheet PDF: one diagram per puzzle, its task, room to write, and an answer key.
 
-    Nothing is written unless every puzzle loads and every answer replays on the engine.
+    Nothing is written unless every puzzle loads and every answer replays on the engine. A puzzle
+    found twice (a copy, or the same position) is printed once; stderr says which file was left out.
 
-    Example: agnes-teach sheet puzzles --mix tableau.empty=2,stock.deal=2 --lang ru --out review.pdf
+    Example: agnes-teach sheet --theme tableau.empty --count 6 --lang ru --out empty-column.pdf
     """
-    from ..render.sheet import build_sheet, parse_mix
+    from ..render.sheet import Selection, build_sheet, parse_difficulties, parse_mix, parse_themes
 
+    selection = Selection(parse_themes(theme or []), parse_difficulties(difficulty or []), count)
+    _check_selection(bool(paths), selection, mix)
     wanted = parse_mix(mix) if mix is not None else None
     check_out(out, parents)
     with _progress("sheet", None) as step:
-        written = build_sheet(paths, lang, out, paper=paper, answers=answers, progress=step, mix=wanted)
+        written = build_sheet(paths or [], lang, out, paper=paper, answers=answers, progress=step, mix=wanted,
+                              selection=selection, note=_note)
     _report(written, as_json)
+
+
+def _check_selection(has_paths: bool, selection: Selection, mix: str | None) -> None:
+    """Options that do not go together, or a sheet with nothing to draw from."""
+    if mix is not None and selection.themes:
+        raise InputError("give --theme or --mix, not both (--mix THEME=N already names the themes)")
+    if selection.count is not None and not selection.themes:
+        raise InputError("--count needs --theme (with --mix, THEME=N gives each theme's count)")
+    if not (has_paths or selection.themes or mix is not None):
+        raise InputError("give scenario FILES, --theme T or --mix THEME=N,... "
+                         "(e.g. agnes-teach sheet --theme tableau.empty --out sheet.pdf)")
+
+
+def _note(text: str) -> None:
+    print(f"agnes-teach: note: {text}", file=sys.stderr)
 
 
 @app.command("guide")
@@ -129,19 +173,11 @@ def guide_command(
     _report(written, as_json)
 
 
-DEMO_PUZZLES = "puzzles/demo"
-
-
 def _demo_puzzles() -> Path:
-    """The fixed demo puzzle set of the repository (the README's Quick start runs from its root)."""
-    here = Path(DEMO_PUZZLES)
-    if here.is_dir():
-        return here
-    # Fall back to the copy beside the package in a source checkout.
-    repo = Path(str(resources.files("agnes_teach"))).parent / DEMO_PUZZLES
-    if repo.is_dir():
-        return repo
-    raise InputError(f"no demo puzzles: run this from the repository root (looked for {DEMO_PUZZLES}/)")
+    """The fixed demo puzzle set, from the installed library (found from any folder)."""
+    from ..render.sheet import library_folder
+
+    return library_folder("demo")
 
 
 # The demo's puzzles come from real deals, whose game graphs are far too large to embed; the
@@ -158,6 +194,16 @@ def _practice_puzzles() -> list[str]:
     return [str(demo)] + ([str(example)] if example.is_file() else [])
 
 
+# The demo's teacher's sheet: the library's puzzles on one rule, easy to hard under its heading,
+# drawn as `sheet --theme tableau.empty --count 6` draws them.
+DEMO_THEME = RuleId.TABLEAU_EMPTY
+DEMO_COUNT = 6
+
+
+def teacher_sheet_name(theme: RuleId, lang: str) -> str:
+    return f"teacher-sheet-{theme.replace('.', '-')}-{lang}.pdf"
+
+
 @app.command("demo")
 @input_errors
 def demo_command(
@@ -166,21 +212,26 @@ def demo_command(
     as_json: JsonOption = False,
     parents: ParentsOption = False,
 ) -> None:
-    """Build the demo: worksheet PDFs from the fixed demo puzzles (one per --lang) and the guide.
+    """Build the demo: a teacher's sheet from the puzzle library, worksheets of the fixed demo
+    puzzles (one per --lang) and the guide.
 
-    Run it from the repository root, which holds puzzles/demo/.
+    The teacher's sheet (teacher-sheet-tableau-empty-LANG.pdf, in the first --lang) holds six
+    puzzles of the library on the empty-column rule, easy to hard, as `sheet --theme` prints them.
 
     Example: agnes-teach demo --out build
     """
     from ..render.guide import build_guide
-    from ..render.sheet import build_sheet
+    from ..render.sheet import Selection, build_sheet
     from ..scenario import load_puzzles
 
     langs = language_list(lang)
     check_out(out, parents)
     puzzles = _demo_puzzles()
+    teacher = Selection(themes=(DEMO_THEME,), count=DEMO_COUNT)
     written: list[Path] = []
     with _progress("demo", None) as step:
+        written += build_sheet([], langs[0], out / teacher_sheet_name(DEMO_THEME, langs[0]), progress=step,
+                               selection=teacher, note=_note)
         for code in langs:
             written += build_sheet([str(puzzles)], code, out / f"worksheet-{code}.pdf", progress=step)
         written += build_guide(["ru", "es", "en"], out / "guide", get_profile(DEFAULT_PROFILE), progress=step,
