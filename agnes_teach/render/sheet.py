@@ -373,9 +373,9 @@ def _copy_of(sc: Scenario, by_id: dict[str, Scenario]) -> Scenario | None:
     return by_id.get(source)
 
 
-def _unique(loaded: list[Scenario], note: Callable[[str], None]) -> list[Scenario]:
-    """Each puzzle once: a copy (by its id) or the same position up to symmetry (puzzle_key) is left
-    out, with a note; the original is kept over a copy."""
+def _unique(loaded: list[Scenario], note: Callable[[str], None]) -> tuple[list[Scenario], list[Scenario]]:
+    """(the puzzles kept, those left out): a copy (by its id) or the same position up to symmetry
+    (puzzle_key) is left out, with a note; the original is kept over a copy."""
     from ..generator.canonical import puzzle_key
 
     by_id = {sc.id: sc for sc in loaded}
@@ -395,7 +395,7 @@ def _unique(loaded: list[Scenario], note: Callable[[str], None]) -> list[Scenari
         left_out.add(id(sc))
         note(f"{Path(sc.file)} ({sc.id}) is left out, printed once: {why} of {Path(source.file)} "
              f"({source.id})")
-    return [sc for sc in loaded if id(sc) not in left_out]
+    return ([sc for sc in loaded if id(sc) not in left_out], [sc for sc in loaded if id(sc) in left_out])
 
 
 HOME_TAIL_MIN = 4  # a long winning line ending in at least this many moves home prints them as one sentence
@@ -426,7 +426,7 @@ def load_items(
     (a duplicate) and of a theme with fewer puzzles than asked."""
     tell = note or (lambda _text: None)
     where = ", ".join(paths) if paths else "the puzzle library"
-    loaded = _unique(_load_all(list(paths) or [str(library_folder())]), tell)
+    loaded, left_out = _unique(_load_all(list(paths) or [str(library_folder())]), tell)
     if selection is not None and selection.difficulties and not selection.themes:
         loaded = [s for s in loaded if _rated(s, selection.difficulties)]
         if not loaded:
@@ -437,7 +437,7 @@ def load_items(
         loaded = _by_theme(loaded, selection, where, tell)
     else:
         loaded = _in_sections(loaded)
-    problems: list[Problem] = []
+    problems = _bad_answers(left_out, lang)  # a file left out is still one the run was given
     items: list[SheetItem] = []
     previous_theme: str | None = None
     for sc in loaded:
@@ -455,6 +455,16 @@ def load_items(
     if problems:
         raise InputError(problems)
     return items
+
+
+def _bad_answers(scenarios: Sequence[Scenario], lang: str) -> list[Problem]:
+    problems: list[Problem] = []
+    for sc in scenarios:
+        try:
+            answer(sc, lang)
+        except InputError as exc:
+            problems.extend(exc.in_file(str(Path(sc.file))).problems)
+    return problems
 
 
 def _load_all(paths: Sequence[str]) -> list[Scenario]:
