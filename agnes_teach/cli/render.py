@@ -58,6 +58,24 @@ def _report(written: list[Path], as_json: bool) -> None:
             print(path)
 
 
+def _complete_list(incomplete: str, choices: list[str]) -> list[str]:
+    """Shell completion for a comma list: the next choice after the ones typed."""
+    head, _, last = incomplete.rpartition(",")
+    prefix = head + "," if head else ""
+    taken = set(head.split(",")) if head else set()
+    return [prefix + c for c in choices if c.startswith(last) and c not in taken]
+
+
+def _complete_themes(incomplete: str) -> list[str]:
+    from ..generator import theme_ids  # the themes the library has puzzles for
+
+    return _complete_list(incomplete, theme_ids())
+
+
+def _complete_difficulties(incomplete: str) -> list[str]:
+    return _complete_list(incomplete, [d.value for d in Difficulty])
+
+
 @app.command("sheet")
 @input_errors
 def sheet_command(
@@ -69,18 +87,21 @@ def sheet_command(
     ] = None,
     theme: Annotated[
         list[str] | None,
-        typer.Option("--theme", help="Print the puzzles on this rule id, easy to hard under the rule's "
-                     "heading (repeat it or give a comma list: one section each). Without PATHS they "
-                     "come from the puzzle library; with PATHS, from those files."),
+        typer.Option("--theme", metavar="RULE[,RULE...]", autocompletion=_complete_themes,
+                     help="Print the puzzles on this rule id, easy to hard under the rule's heading "
+                     "(repeat it or give a comma list: one section each). Without PATHS they come from "
+                     "the puzzle library; with PATHS, from those files."),
     ] = None,
     count: Annotated[
         int | None,
-        typer.Option("--count", min=1, help="With --theme: this many puzzles of each theme, spread from "
-                     "the easiest to the hardest (default: all of them)."),
+        typer.Option("--count", metavar="N", min=1,
+                     help="With --theme: this many puzzles of each theme, spread from the easiest to "
+                     "the hardest (default: all of them)."),
     ] = None,
     difficulty: Annotated[
         list[str] | None,
-        typer.Option("--difficulty", help="Only puzzles rated so: " + ", ".join(Difficulty)
+        typer.Option("--difficulty", metavar="LEVEL[,LEVEL...]", autocompletion=_complete_difficulties,
+                     help="Only puzzles rated so: " + ", ".join(Difficulty)
                      + " (repeat it or give a comma list)."),
     ] = None,
     lang: LangOption = "en",
@@ -144,8 +165,8 @@ def guide_command(
     profile: ProfileOption = DEFAULT_PROFILE,
     puzzles: Annotated[
         list[str] | None,
-        typer.Option("--puzzles", help="Scenario files or folders for the practice pages (default: the demo "
-                     "set, puzzles/demo, and the playable worked example "
+        typer.Option("--puzzles", help="Scenario files or folders for the practice pages (default: the "
+                     "library's demo set, puzzles/demo, and the playable worked example "
                      "agnes_teach/data/examples/section-08.yaml). "
                      "Give --no-practice to leave the practice pages out."),
     ] = None,
