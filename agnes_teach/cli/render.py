@@ -76,50 +76,57 @@ def _complete_difficulties(incomplete: str) -> list[str]:
     return _complete_list(incomplete, [d.value for d in Difficulty])
 
 
+# The sheet command's choosing options, named here so its signature stays readable.
+SheetPaths = Annotated[
+    list[str] | None,
+    typer.Argument(metavar="PATHS", help="Scenario files, or folders to search for *.yaml (default: "
+                   "the installed puzzle library, with --theme or --mix)."),
+]
+ThemesOption = Annotated[
+    list[str] | None,
+    typer.Option("--theme", metavar="RULE[,RULE...]", autocompletion=_complete_themes,
+                 help="Print the puzzles on this rule id, easy to hard under the rule's heading "
+                 "(repeat it or give a comma list: one section each). Without PATHS they come from "
+                 "the puzzle library; with PATHS, from those files."),
+]
+CountOption = Annotated[
+    int | None,
+    typer.Option("--count", metavar="N", min=1,
+                 help="With --theme: this many puzzles of each theme, spread from the easiest to "
+                 "the hardest (default: all of them)."),
+]
+DifficultiesOption = Annotated[
+    list[str] | None,
+    typer.Option("--difficulty", metavar="LEVEL[,LEVEL...]", autocompletion=_complete_difficulties,
+                 help="Only puzzles rated so: " + ", ".join(Difficulty)
+                 + " (repeat it or give a comma list)."),
+]
+MixOption = Annotated[
+    str | None,
+    typer.Option("--mix", metavar="THEME=N[,THEME=N...]",
+                 help="A review sheet across rules: THEME=N,... takes the N easiest puzzles of each "
+                 "theme (from PATHS, or the puzzle library without them), in one section with no rule "
+                 "headings."),
+]
+AnswersOption = Annotated[
+    Literal["appendix", "none", "separate"],
+    typer.Option("--answers", help="Answer key: appendix (on its own pages at the end), none, or separate "
+                 "(a second file, NAME-answers.pdf)."),
+]
+
+
 @app.command("sheet")
 @input_errors
 def sheet_command(
     out: Annotated[Path, typer.Option("--out", help="The PDF file to write.")],
-    paths: Annotated[
-        list[str] | None,
-        typer.Argument(help="Scenario files, or folders to search for *.yaml (default: the installed "
-                       "puzzle library, with --theme or --mix)."),
-    ] = None,
-    theme: Annotated[
-        list[str] | None,
-        typer.Option("--theme", metavar="RULE[,RULE...]", autocompletion=_complete_themes,
-                     help="Print the puzzles on this rule id, easy to hard under the rule's heading "
-                     "(repeat it or give a comma list: one section each). Without PATHS they come from "
-                     "the puzzle library; with PATHS, from those files."),
-    ] = None,
-    count: Annotated[
-        int | None,
-        typer.Option("--count", metavar="N", min=1,
-                     help="With --theme: this many puzzles of each theme, spread from the easiest to "
-                     "the hardest (default: all of them)."),
-    ] = None,
-    difficulty: Annotated[
-        list[str] | None,
-        typer.Option("--difficulty", metavar="LEVEL[,LEVEL...]", autocompletion=_complete_difficulties,
-                     help="Only puzzles rated so: " + ", ".join(Difficulty)
-                     + " (repeat it or give a comma list)."),
-    ] = None,
+    paths: SheetPaths = None,
+    theme: ThemesOption = None,
+    count: CountOption = None,
+    difficulty: DifficultiesOption = None,
     lang: LangOption = "en",
     paper: Annotated[Literal["a4", "letter"], typer.Option("--paper", help="Paper size.")] = "a4",
-    answers: Annotated[
-        Literal["appendix", "none", "separate"],
-        typer.Option(
-            "--answers",
-            help="Answer key: appendix (on its own pages at the end), none, or separate "
-            "(a second file, NAME-answers.pdf).",
-        ),
-    ] = "appendix",
-    mix: Annotated[
-        str | None,
-        typer.Option("--mix", help="A review sheet across rules: THEME=N,... takes the N easiest puzzles of "
-                     "each theme (from PATHS, or the puzzle library without them), in one section with no "
-                     "rule headings."),
-    ] = None,
+    answers: AnswersOption = "appendix",
+    mix: MixOption = None,
     as_json: JsonOption = False,
     parents: ParentsOption = False,
 ) -> None:
