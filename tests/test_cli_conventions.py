@@ -127,6 +127,10 @@ def _declared_options() -> dict[str, dict[str, str]]:
     return out
 
 
+# Options that take a comma list (or, for sheet, repeat) where a command takes several values.
+LIST_FORMS = {"--lang": "<class 'str'>", "--theme": "list[str]", "--difficulty": "list[str]"}
+
+
 def test_one_option_name_has_one_kind_of_value() -> None:
     # --out is the path of the command's main artefact everywhere (a file or a folder, as the
     # table of docs/commands.md says); every other name takes the same kind of value in every command
@@ -136,8 +140,8 @@ def test_one_option_name_has_one_kind_of_value() -> None:
     mixed = {}
     for opt, by_command in declared.items():
         kinds = set(by_command.values())
-        if opt == "--lang":
-            kinds -= {"<class 'str'>"}  # the list form, checked by its completion above
+        if opt in LIST_FORMS:
+            kinds -= {LIST_FORMS[opt]}  # the list form, checked by its completion above
         if len(kinds) > 1:
             mixed[opt] = by_command
     assert mixed == {}

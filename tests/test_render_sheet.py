@@ -132,10 +132,19 @@ def test_only_dejavu_fonts_are_embedded(ru_pdf: Path) -> None:
     assert fonts and all(name.startswith("DejaVu") for name in fonts), fonts
 
 
-def test_demo_builds_worksheet_and_guide(tmp_path: Path) -> None:
-    code, output = _run("demo", "--out", str(tmp_path / "build"), "--lang", "en")
+def test_demo_builds_the_teachers_sheet_worksheet_and_guide(tmp_path: Path,
+                                                             monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)  # the library is found from the installed package, not the folder
+    code, output = _run("demo", "--out", "build", "--lang", "en")
     assert code == 0, output
     built = tmp_path / "build"
+    teacher = built / "teacher-sheet-tableau-empty-en.pdf"
+    assert output.splitlines()[0] == str(Path("build") / teacher.name)
+    pages = pdf_pages(teacher)
+    puzzles = [p for p in pages if "Difficulty:" in p]
+    assert "What may fill an empty column" in pages[0] and "6 puzzles" in pages[0]
+    levels = [re.findall(r"Difficulty: (\w+)", p) for p in puzzles]
+    assert sum(levels, []) == ["easy", "easy", "medium", "medium", "hard", "hard"]
     assert (built / "worksheet-en.pdf").is_file() and len(pdf_pages(built / "worksheet-en.pdf")) >= 2
     pages = sorted(p.name for p in (built / "guide").iterdir())
     assert pages == ["en.html", "es.html", "index.html", "practice-en.html", "practice-es.html",
@@ -179,8 +188,8 @@ def test_mix_takes_the_easiest_of_each_theme_without_rule_headings() -> None:
     for bad in ("nonsense=1", "stock.deal=0", "stock.deal", ""):
         with pytest.raises(InputError):
             parse_mix(bad)
-    with pytest.raises(InputError, match="more puzzles than"):
-        load_items([str(DEMO)], "en", mix={"stock.deal": 5})
+    with pytest.raises(InputError, match="no puzzle on stock.deal"):
+        load_items([str(DEMO)], "en", mix=parse_mix("stock.deal=5"))
 
 
 def test_the_key_explains_a_losing_deal_by_the_card_it_buries_in_every_language() -> None:

@@ -8,12 +8,13 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from importlib import resources
 from pathlib import Path
-from typing import Annotated, Literal
+from typing import TYPE_CHECKING, Annotated, Literal
 
 import typer
 
 from ..errors import InputError
 from ..profile import DEFAULT_PROFILE, get_profile
+from ..registry import Difficulty, RuleId
 from .errors import input_errors
 from .options import (
     JsonOption,
@@ -24,6 +25,9 @@ from .options import (
     check_out,
     language_list,
 )
+
+if TYPE_CHECKING:
+    from ..render.sheet import Selection
 
 app = typer.Typer()  # joined, without a name, into the root app of agnes_teach.cli
 
@@ -54,45 +58,115 @@ def _report(written: list[Path], as_json: bool) -> None:
             print(path)
 
 
+def _complete_list(incomplete: str, choices: list[str]) -> list[str]:
+    """Shell completion for a comma list: the next choice after the ones typed."""
+    head, _, last = incomplete.rpartition(",")
+    prefix = head + "," if head else ""
+    taken = set(head.split(",")) if head else set()
+    return [prefix + c for c in choices if c.startswith(last) and c not in taken]
+
+
+def _complete_themes(incomplete: str) -> list[str]:
+    from ..generator import theme_ids  # the themes the library has puzzles for
+
+    return _complete_list(incomplete, theme_ids())
+
+
+def _complete_difficulties(incomplete: str) -> list[str]:
+    return _complete_list(incomplete, [d.value for d in Difficulty])
+
+
+# The sheet command's choosing options, named here so its signature stays readable.
+SheetPaths = Annotated[
+    list[str] | None,
+    typer.Argument(metavar="PATHS", help="Scenario files, or folders to search for *.yaml (default: "
+                   "the installed puzzle library, with --theme or --mix)."),
+]
+ThemesOption = Annotated[
+    list[str] | None,
+    typer.Option("--theme", metavar="RULE[,RULE...]", autocompletion=_complete_themes,
+                 help="Print the puzzles on this rule id, easy to hard under the rule's heading "
+                 "(repeat it or give a comma list: one section each). Without PATHS they come from "
+                 "the puzzle library; with PATHS, from those files."),
+]
+CountOption = Annotated[
+    int | None,
+    typer.Option("--count", metavar="N", min=1,
+                 help="With --theme: this many puzzles of each theme, spread from the easiest to "
+                 "the hardest (default: all of them)."),
+]
+DifficultiesOption = Annotated[
+    list[str] | None,
+    typer.Option("--difficulty", metavar="LEVEL[,LEVEL...]", autocompletion=_complete_difficulties,
+                 help="Only puzzles rated so: " + ", ".join(Difficulty)
+                 + " (repeat it or give a comma list)."),
+]
+MixOption = Annotated[
+    str | None,
+    typer.Option("--mix", metavar="THEME=N[,THEME=N...]",
+                 help="A review sheet across rules: THEME=N,... takes the N easiest puzzles of each "
+                 "theme (from PATHS, or the puzzle library without them), in one section with no rule "
+                 "headings."),
+]
+AnswersOption = Annotated[
+    Literal["appendix", "none", "separate"],
+    typer.Option("--answers", help="Answer key: appendix (on its own pages at the end), none, or separate "
+                 "(a second file, NAME-answers.pdf)."),
+]
+
+
 @app.command("sheet")
 @input_errors
 def sheet_command(
-    paths: Annotated[list[str], typer.Argument(help="Scenario files, or folders to search for *.yaml.")],
     out: Annotated[Path, typer.Option("--out", help="The PDF file to write.")],
+    paths: SheetPaths = None,
+    theme: ThemesOption = None,
+    count: CountOption = None,
+    difficulty: DifficultiesOption = None,
     lang: LangOption = "en",
     paper: Annotated[Literal["a4", "letter"], typer.Option("--paper", help="Paper size.")] = "a4",
-    answers: Annotated[
-        Literal["appendix", "none", "separate"],
-        typer.Option(
-            "--answers",
-            help="Answer key: appendix (on its own pages at the end), none, or separate "
-            "(a second file, NAME-answers.pdf).",
-        ),
-    ] = "appendix",
-    mix: Annotated[
-        str | None,
-        typer.Option("--mix", help="A review sheet across rules: THEME=N,... takes the N easiest puzzles of "
-                     "each theme from PATHS, in one section with no rule headings."),
-    ] = None,
+    answers: AnswersOption = "appendix",
+    mix: MixOption = None,
     as_json: JsonOption = False,
     parents: ParentsOption = False,
 ) -> None:
     """Print a worksheet PDF: one diagram per puzzle, its task, room to write, and an answer key.
 
-    Nothing is written unless every puzzle loads and every answer replays on the engine.
+    Nothing is written unless every puzzle loads and every answer replays on the engine. A puzzle
+    found twice (a copy, or the same position) is printed once; stderr says which file was left out.
 
     \b
-    Example:
+    Examples:
+      agnes-teach sheet --theme tableau.empty --count 6 --lang ru \\
+        --out empty-column.pdf
       agnes-teach sheet puzzles --mix tableau.empty=2,stock.deal=2 --lang ru \\
         --out review.pdf
     """
-    from ..render.sheet import build_sheet, parse_mix
+    from ..render.sheet import Selection, build_sheet, parse_difficulties, parse_mix, parse_themes
 
+    selection = Selection(parse_themes(theme or []), parse_difficulties(difficulty or []), count)
+    _check_selection(bool(paths), selection, mix)
     wanted = parse_mix(mix) if mix is not None else None
     check_out(out, parents)
     with _progress("sheet", None) as step:
-        written = build_sheet(paths, lang, out, paper=paper, answers=answers, progress=step, mix=wanted)
+        written = build_sheet(paths or [], lang, out, paper=paper, answers=answers, progress=step, mix=wanted,
+                              selection=selection, note=_note)
     _report(written, as_json)
+
+
+def _check_selection(has_paths: bool, selection: Selection, mix: str | None) -> None:
+    """Options that do not go together, or a sheet with nothing to draw from."""
+    if mix is not None and selection.themes:
+        raise InputError("give --theme or --mix, not both (--mix THEME=N already names the themes)")
+    if selection.count is not None and not selection.themes:
+        raise InputError("--count needs --theme (with --mix, THEME=N gives each theme's count)")
+    if not (has_paths or selection.themes or mix is not None):
+        raise InputError("give scenario FILES, --theme T or --mix THEME=N,... "
+                         "(e.g. agnes-teach sheet --theme tableau.empty --out sheet.pdf)")
+
+
+def _note(text: str) -> None:
+    print(f"agnes-teach: note: {text}", file=sys.stderr)
 
 
 @app.command("guide")
@@ -103,8 +177,8 @@ def guide_command(
     profile: ProfileOption = DEFAULT_PROFILE,
     puzzles: Annotated[
         list[str] | None,
-        typer.Option("--puzzles", help="Scenario files or folders for the practice pages (default: the demo "
-                     "set, puzzles/demo, and the playable worked example "
+        typer.Option("--puzzles", help="Scenario files or folders for the practice pages (default: the "
+                     "library's demo set, puzzles/demo, and the playable worked example "
                      "agnes_teach/data/examples/section-08.yaml). "
                      "Give --no-practice to leave the practice pages out."),
     ] = None,
@@ -134,19 +208,11 @@ def guide_command(
     _report(written, as_json)
 
 
-DEMO_PUZZLES = "puzzles/demo"
-
-
 def _demo_puzzles() -> Path:
-    """The fixed demo puzzle set of the repository (the README's Quick start runs from its root)."""
-    here = Path(DEMO_PUZZLES)
-    if here.is_dir():
-        return here
-    # Fall back to the copy beside the package in a source checkout.
-    repo = Path(str(resources.files("agnes_teach"))).parent / DEMO_PUZZLES
-    if repo.is_dir():
-        return repo
-    raise InputError(f"no demo puzzles: run this from the repository root (looked for {DEMO_PUZZLES}/)")
+    """The fixed demo puzzle set, from the installed library (found from any folder)."""
+    from ..render.sheet import library_folder
+
+    return library_folder("demo")
 
 
 # The demo's puzzles come from real deals, whose game graphs are far too large to embed; the
@@ -163,6 +229,16 @@ def _practice_puzzles() -> list[str]:
     return [str(demo)] + ([str(example)] if example.is_file() else [])
 
 
+# The demo's teacher's sheet: the library's puzzles on one rule, easy to hard under its heading,
+# drawn as `sheet --theme tableau.empty --count 6` draws them.
+DEMO_THEME = RuleId.TABLEAU_EMPTY
+DEMO_COUNT = 6
+
+
+def teacher_sheet_name(theme: RuleId, lang: str) -> str:
+    return f"teacher-sheet-{theme.replace('.', '-')}-{lang}.pdf"
+
+
 @app.command("demo")
 @input_errors
 def demo_command(
@@ -171,23 +247,28 @@ def demo_command(
     as_json: JsonOption = False,
     parents: ParentsOption = False,
 ) -> None:
-    """Build the demo: worksheet PDFs from the fixed demo puzzles (one per --lang) and the guide.
+    """Build the demo: a teacher's sheet from the puzzle library, worksheets of the fixed demo
+    puzzles (one per --lang) and the guide.
 
-    Run it from the repository root, which holds puzzles/demo/.
+    The teacher's sheet (teacher-sheet-tableau-empty-LANG.pdf, in the first --lang) holds six
+    puzzles of the library on the empty-column rule, easy to hard, as `sheet --theme` prints them.
 
     \b
     Example:
       agnes-teach demo --out build
     """
     from ..render.guide import build_guide
-    from ..render.sheet import build_sheet
+    from ..render.sheet import Selection, build_sheet
     from ..scenario import load_puzzles
 
     langs = language_list(lang)
     check_out(out, parents)
     puzzles = _demo_puzzles()
+    teacher = Selection(themes=(DEMO_THEME,), count=DEMO_COUNT)
     written: list[Path] = []
     with _progress("demo", None) as step:
+        written += build_sheet([], langs[0], out / teacher_sheet_name(DEMO_THEME, langs[0]), progress=step,
+                               selection=teacher, note=_note)
         for code in langs:
             written += build_sheet([str(puzzles)], code, out / f"worksheet-{code}.pdf", progress=step)
         written += build_guide(["ru", "es", "en"], out / "guide", get_profile(DEFAULT_PROFILE), progress=step,

@@ -10,6 +10,7 @@ from __future__ import annotations
 import logging
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from importlib import resources
 from pathlib import Path
 
 from markupsafe import Markup
@@ -21,7 +22,7 @@ from ..errors import InputError, Problem
 from ..moves import AmbiguousMoveError, Move, MoveText
 from ..position import Position
 from ..predicates import IllegalMoveError
-from ..registry import Difficulty, Task
+from ..registry import Difficulty, RuleId, Task, is_rule_id
 from ..scenario import Scenario, load_scenario, scenario_files
 from ..tagger.refutation import Observation
 from .env import atomic_path, environment, read_asset
@@ -235,35 +236,166 @@ def scenario_title(sc: Scenario, lang: str) -> str:
     return sc.title.get(lang) or sc.title.get("en") or sc.id
 
 
-def parse_mix(text: str) -> dict[str, int]:
-    """``THEME=N,...`` as a mapping; InputError naming the bad part."""
-    from ..registry import is_rule_id
+LIBRARY_PACKAGE = "agnes_teach.puzzles"  # the repository's puzzles/, installed inside the package
+LIBRARY_PUZZLES = "generated"  # what a sheet draws from when no file is named: the mined library
+COPY_PREFIX = "demo-"  # a copied puzzle's id: the prefix and its source's id (puzzles/build-demo.sh)
 
-    out: dict[str, int] = {}
+
+def library_folder(*parts: str) -> Path:
+    """A folder of the installed puzzle library (``generated`` when no part is given).
+
+    Read through importlib.resources, so an editable install and a wheel find the same files."""
+    folder = resources.files(LIBRARY_PACKAGE).joinpath(*(parts or (LIBRARY_PUZZLES,)))
+    return Path(str(folder))
+
+
+@dataclass(frozen=True)
+class Selection:
+    """Which puzzles of the files (or of the library) a sheet prints: `themes` in that order,
+    each easy to hard; `difficulties` filters (empty: all); `count` per theme (None: all)."""
+
+    themes: tuple[RuleId, ...] = ()
+    difficulties: frozenset[Difficulty] = frozenset()
+    count: int | None = None
+
+
+def _listed(values: Sequence[str]) -> list[str]:
+    """Repeated options and comma lists alike: ``["a,b", "c"]`` is a, b, c."""
+    return [part.strip() for value in values for part in value.split(",") if part.strip()]
+
+
+def parse_themes(values: Sequence[str]) -> tuple[RuleId, ...]:
+    """``--theme`` values as rule ids, in the order given; InputError naming a bad one."""
+    themes: list[RuleId] = []
+    for name in _listed(values):
+        if not is_rule_id(name):
+            raise InputError(f"--theme: {name!r} is not a rule id (one of: {', '.join(RuleId)})")
+        if RuleId(name) not in themes:
+            themes.append(RuleId(name))
+    return tuple(themes)
+
+
+def parse_difficulties(values: Sequence[str]) -> frozenset[Difficulty]:
+    """``--difficulty`` values as ratings; InputError naming a bad one."""
+    known = {d.value: d for d in Difficulty}
+    out: set[Difficulty] = set()
+    for name in _listed(values):
+        if name not in known:
+            raise InputError(f"--difficulty: {name!r} is not a rating (one of: {', '.join(known)})")
+        out.add(known[name])
+    return frozenset(out)
+
+
+def parse_mix(text: str) -> dict[RuleId, int]:
+    """``THEME=N,...`` as a mapping; InputError naming the bad part."""
+    out: dict[RuleId, int] = {}
     for part in (p.strip() for p in text.split(",") if p.strip()):
         theme, _, count = part.partition("=")
         if not is_rule_id(theme.strip()) or not count.strip().isdigit() or int(count) < 1:
             raise InputError(f"--mix: {part!r} is not THEME=N with a rule id and a count of 1 or more "
                              "(e.g. --mix tableau.empty=2,stock.deal=1)")
-        out[theme.strip()] = int(count)
+        out[RuleId(theme.strip())] = int(count)
     if not out:
         raise InputError("--mix needs at least one THEME=N")
     return out
 
 
-def _mixed(loaded: list[Scenario], mix: dict[str, int]) -> list[Scenario]:
-    """The `mix[theme]` easiest puzzles of each theme, easy to hard overall; InputError if short."""
+def _easy_to_hard(sc: Scenario) -> tuple[int, str]:
+    return difficulty_order(sc), sc.id
+
+
+def _spread(have: list[Scenario], count: int | None) -> list[Scenario]:
+    """`count` of the puzzles sorted easy to hard, spread evenly from the easiest to the hardest."""
+    if count is None or count >= len(have):
+        return have
+    if count == 1:
+        return have[:1]
+    step = (len(have) - 1) / (count - 1)  # at least 1, so no puzzle is taken twice
+    return [have[round(i * step)] for i in range(count)]
+
+
+def _ratings(have: Sequence[Scenario]) -> str:
+    """"3 easy, 5 medium" for the puzzles of a theme, to say what a filter left out."""
+    counts = {d: sum(1 for s in have if (s.difficulty or Difficulty.MEDIUM) == d) for d in Difficulty}
+    return ", ".join(f"{n} {d}" for d, n in counts.items() if n)
+
+
+def _by_theme(loaded: list[Scenario], selection: Selection, where: str,
+              note: Callable[[str], None]) -> list[Scenario]:
+    """The selection's themes in order, each easy to hard then by id; InputError for a theme with none."""
     chosen: list[Scenario] = []
-    short = []
+    missing: list[str] = []
+    for theme in selection.themes:
+        on_theme = [s for s in loaded if _theme(s) == theme]
+        have = sorted((s for s in on_theme if _rated(s, selection.difficulties)), key=_easy_to_hard)
+        if not have:
+            rated = " rated " + "/".join(d for d in Difficulty if d in selection.difficulties) \
+                if selection.difficulties else ""
+            found = f" (it has {_ratings(on_theme)})" if on_theme else ""
+            missing.append(f"no puzzle on {theme}{rated} in {where}{found}")
+            continue
+        if selection.count is not None and len(have) < selection.count:
+            note(f"--theme {theme}: {len(have)} puzzles found, {selection.count} asked; the sheet has "
+                 f"those {len(have)}")
+        chosen.extend(_spread(have, selection.count))
+    if missing:
+        raise InputError([Problem(text) for text in missing])
+    return chosen
+
+
+def _rated(sc: Scenario, difficulties: frozenset[Difficulty]) -> bool:
+    return not difficulties or (sc.difficulty or Difficulty.MEDIUM) in difficulties
+
+
+def _mixed(loaded: list[Scenario], mix: dict[RuleId, int], where: str,
+           note: Callable[[str], None]) -> list[Scenario]:
+    """The `mix[theme]` easiest puzzles of each theme, easy to hard overall; InputError for a theme
+    with none, a note for one with fewer than asked."""
+    chosen: list[Scenario] = []
+    missing: list[str] = []
     for theme, count in mix.items():
-        have = [s for s in loaded if s.themes[:1] == [theme]]
-        have.sort(key=lambda s: (difficulty_order(s), s.id))
-        if len(have) < count:
-            short.append(f"{theme}: {len(have)} of {count}")
+        have = sorted((s for s in loaded if _theme(s) == theme), key=_easy_to_hard)
+        if not have:
+            missing.append(f"--mix: no puzzle on {theme} in {where}")
+        elif len(have) < count:
+            note(f"--mix {theme}: {len(have)} puzzles found, {count} asked; the sheet has those {len(have)}")
         chosen.extend(have[:count])
-    if short:
-        raise InputError("--mix asks for more puzzles than the files hold (" + "; ".join(short) + ")")
+    if missing:
+        raise InputError([Problem(text) for text in missing])
     return sorted(chosen, key=difficulty_order)
+
+
+def _copy_of(sc: Scenario, by_id: dict[str, Scenario]) -> Scenario | None:
+    """The file a puzzle says it copies: its id is COPY_PREFIX and the source's id."""
+    source = sc.id.removeprefix(COPY_PREFIX)
+    if source == sc.id:
+        return None
+    return by_id.get(source)
+
+
+def _unique(loaded: list[Scenario], note: Callable[[str], None]) -> tuple[list[Scenario], list[Scenario]]:
+    """(the puzzles kept, those left out): a copy (by its id) or the same position up to symmetry
+    (puzzle_key) is left out, with a note; the original is kept over a copy."""
+    from ..generator.canonical import puzzle_key
+
+    by_id = {sc.id: sc for sc in loaded}
+    kept: dict[str, Scenario] = {}
+    left_out: set[int] = set()
+    # Files that do not call themselves a copy claim their position first.
+    for sc in sorted(loaded, key=lambda s: s.id.startswith(COPY_PREFIX)):
+        source = _copy_of(sc, by_id)
+        if source is not None:
+            why = "its id names it a copy"
+        else:
+            key = puzzle_key(sc.position)
+            source = kept.setdefault(key, sc)
+            why = "the same position, up to symmetry"
+            if source is sc:
+                continue
+        left_out.add(id(sc))
+        note(f"{Path(sc.file)} ({sc.id}) is left out, printed once: {why} of {Path(source.file)} "
+             f"({source.id})")
+    return ([sc for sc in loaded if id(sc) not in left_out], [sc for sc in loaded if id(sc) in left_out])
 
 
 HOME_TAIL_MIN = 4  # a long winning line ending in at least this many moves home prints them as one sentence
@@ -285,13 +417,27 @@ def _home_tail(moves: list[Move]) -> tuple[list[Move], int]:
 
 def load_items(
     paths: Sequence[str], lang: str, progress: Callable[[str], None] | None = None,
-    mix: dict[str, int] | None = None,
+    mix: dict[RuleId, int] | None = None, selection: Selection | None = None,
+    note: Callable[[str], None] | None = None,
 ) -> list[SheetItem]:
-    """Load, check and draw every scenario; InputError naming every bad file."""
-    loaded = _in_sections(_load_all(paths))
+    """Load, check and draw every scenario chosen; InputError naming every bad file.
+
+    No paths: the installed library's generated puzzles. `note` hears of every puzzle left out
+    (a duplicate) and of a theme with fewer puzzles than asked."""
+    tell = note or (lambda _text: None)
+    where = ", ".join(paths) if paths else "the puzzle library"
+    loaded, left_out = _unique(_load_all(list(paths) or [str(library_folder())]), tell)
+    if selection is not None and selection.difficulties and not selection.themes:
+        loaded = [s for s in loaded if _rated(s, selection.difficulties)]
+        if not loaded:
+            raise InputError(f"--difficulty: no puzzle so rated in {where}")
     if mix is not None:
-        loaded = _mixed(loaded, mix)
-    problems: list[Problem] = []
+        loaded = _mixed(loaded, mix, where, tell)
+    elif selection is not None and selection.themes:
+        loaded = _by_theme(loaded, selection, where, tell)
+    else:
+        loaded = _in_sections(loaded)
+    problems = _bad_answers(left_out, lang)  # a file left out is still one the run was given
     items: list[SheetItem] = []
     previous_theme: str | None = None
     for sc in loaded:
@@ -309,6 +455,16 @@ def load_items(
     if problems:
         raise InputError(problems)
     return items
+
+
+def _bad_answers(scenarios: Sequence[Scenario], lang: str) -> list[Problem]:
+    problems: list[Problem] = []
+    for sc in scenarios:
+        try:
+            answer(sc, lang)
+        except InputError as exc:
+            problems.extend(exc.in_file(str(Path(sc.file))).problems)
+    return problems
 
 
 def _load_all(paths: Sequence[str]) -> list[Scenario]:
@@ -424,7 +580,9 @@ def build_sheet(
     paper: str = "a4",
     answers: str = "appendix",
     progress: Callable[[str], None] | None = None,
-    mix: dict[str, int] | None = None,
+    mix: dict[RuleId, int] | None = None,
+    selection: Selection | None = None,
+    note: Callable[[str], None] | None = None,
 ) -> list[Path]:
     """Write the worksheet PDF (and, for ``answers="separate"``, its key); return the files written."""
     i18n.check_lang(lang)
@@ -434,7 +592,7 @@ def build_sheet(
         raise InputError(f"unknown answers mode {answers!r} (one of: {', '.join(ANSWER_MODES)})")
     if out.is_dir():
         raise InputError(Problem("is a folder; --out needs a PDF file name", str(out)))
-    items = load_items(paths, lang, progress, mix)
+    items = load_items(paths, lang, progress, mix, selection, note)
     documents = [(out, sheet_html(items, lang, paper=paper, answers=answers))]
     if answers == "separate":
         documents.append((answers_path(out), sheet_html(items, lang, paper=paper, key_only=True)))
