@@ -51,7 +51,8 @@ HINT_FILES = sorted((REPO / "tests" / "hint_positions").glob("*.yaml"))
 LANGS = ("ru", "es")
 LATIN_RANKS = "AJQKT"
 
-_NOTATION_MOVE = re.compile(r"(?:10|[2-9AJQKTajqkt])[SHDCshdc♠♥♦♣]\ufe0f?\s*(?:->|→|>)\s*(?:[Ff]|[TtRrXx]\d+)\b")
+_NOTATION_MOVE = re.compile(r"(?:10|[2-9AJQKTajqkt])[SHDCshdc♠♥♦♣]\ufe0f?"  # a card,
+                            r"\s*(?:->|→|>)\s*(?:[Ff]|[TtRrXx]\d+)\b")  # an arrow and a pile
 _HIDDEN = re.compile(r"<(code|script|style)\b[^>]*>.*?</\1>", re.S)
 _TAG = re.compile(r"<[^>]+>")
 

@@ -107,7 +107,9 @@ def explanation(sc: Scenario, lang: str) -> str | None:
 
             why = refusal(sc.position, got)
             if why is not None:
-                return i18n.text(lang, "sheet", "Why not {move}: {why}", move=got.symbol_text(),
+                # The notation with the move in words, so a Russian reader sees К♠ beside K♠>t1.
+                shown = f"{got.symbol_text()} ({i18n.move_words(got, lang)})"
+                return i18n.text(lang, "sheet", "Why not {move}: {why}", move=shown,
                                  why=i18n.refusal_message(why, lang))
         del rule_id
     return None
