@@ -131,11 +131,13 @@ def test_the_not_a_move_message_names_the_letters_it_takes() -> None:
 def test_check_solution_takes_russian_letters() -> None:
     """``check --solution`` reads what a person typed: Russian letters are the Latin ones."""
     runner = CliRunner()
-    path = HINT_FILES[0]
-    latin = runner.invoke(app, ["check", str(path), "--solution", "KS>t1", "--json"])
-    typed = runner.invoke(app, ["check", str(path), "--solution", "К♠>t1", "--json"])
+    path = REPO / "tests" / "hint_positions" / "tableau-wrap-s104-001.yaml"
+    latin = runner.invoke(app, ["check", str(path), "--solution", "KD>t6 QD>f", "--lang", "ru"])
+    typed = runner.invoke(app, ["check", str(path), "--solution", "к♦>t6 Д♦>f", "--lang", "ru"])
     assert "not a move" not in typed.output, typed.output
-    assert typed.exit_code == latin.exit_code
+    assert (typed.exit_code, typed.output) == (latin.exit_code, latin.output)
+    wrong = runner.invoke(app, ["check", str(path), "--solution", "Ж♦>t6", "--lang", "ru"])
+    assert wrong.exit_code == 2 and "Т В Д К" in wrong.output
 
 
 # ------------------------------------------------------------------ every rendered ru/es text
