@@ -24,6 +24,12 @@ _STRIP = "\ufe0e\ufe0f"
 # but for "ſ", which str.upper() turns into S (tests/test_fields.py keeps the two in step).
 RANK_TEXT = r"(?:10|[2-9AaJjQqKkTt])"
 CARD_TEXT = RANK_TEXT + r"[SsHhDdCc♠♥♦♣][\ufe0e\ufe0f]*"
+# Letters a person may type for a rank besides the Latin ones (never in files, whose schema keeps
+# Latin notation): the Russian rank letters, which are the Cyrillic look-alikes of A and K too.  The
+# Russian Т is the ace (туз), as on Russian cards, not the look-alike of the Latin T for ten.  The
+# catalogues' "rank-letter" entries are what diagrams and text show; tests/test_card_letters.py
+# keeps every language's letters readable here, each as its own rank.
+TYPED_RANKS = {"А": 1, "Т": 1, "В": 11, "Д": 12, "К": 13}
 
 FULL_DECK: tuple[Card, ...] = tuple(Card(i) for i in range(52))
 
@@ -102,8 +108,11 @@ def parse_rank(text: str | int) -> int:
     raise CardError(f"not a rank: {text!r} (ranks are A, 2..10, J, Q, K)")
 
 
-def parse_card(text: str) -> Card:
-    """``10H``, ``th``, ``A♠`` -> Card.  Raises CardError with the text."""
+def parse_card(text: str, *, typed: bool = False) -> Card:
+    """``10H``, ``th``, ``A♠`` -> Card.  Raises CardError with the text.
+
+    `typed`: text a person typed, which may also use the letters of ``TYPED_RANKS`` (``К♦``, ``Т♥``).
+    """
     if not isinstance(text, str):
         raise CardError(f"not a card: {text!r}")
     raw = text.strip().rstrip(_STRIP)  # a variation selector may follow the suit symbol
@@ -112,8 +121,11 @@ def parse_card(text: str) -> Card:
     rank_text, suit_text = raw[:-1].upper(), raw[-1].upper()
     if suit_text not in _SUIT_INPUT:
         raise CardError(f"not a card: {text!r} (suit must be S, H, D, C or ♠ ♥ ♦ ♣)")
+    if typed and rank_text in TYPED_RANKS:
+        return make_card(TYPED_RANKS[rank_text], _SUIT_INPUT[suit_text])
     if rank_text not in _RANK_INPUT or rank_text == "1":
-        raise CardError(f"not a card: {text!r} (rank must be A, 2..10, J, Q, K; T for 10)")
+        letters = "; Т В Д К as on Russian cards (Т the ace)" if typed else ""
+        raise CardError(f"not a card: {text!r} (rank must be A, 2..10, J, Q, K; T for 10{letters})")
     return make_card(_RANK_INPUT[rank_text], _SUIT_INPUT[suit_text])
 
 

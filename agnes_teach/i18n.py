@@ -23,7 +23,7 @@ from importlib import resources
 from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po
 
-from .cards import SUIT_SYMBOLS, SUITS, card_symbol
+from .cards import RANK_NAMES, SUIT_SYMBOLS, SUITS, rank_name, rank_of, suit_of
 from .errors import InputError
 from .moves import Move
 from .piles import PileKind
@@ -114,7 +114,7 @@ def move_words(move: Move, lang: str) -> str:
     t = text
     if move.card is None:
         return t(lang, "move", "deal the stock")
-    card = card_symbol(move.card)
+    card = card_text(move.card, lang)
     if move.dest.is_foundation:
         return t(lang, "move", "{card} → foundation", card=card)
     number = str(move.dest.number)
@@ -126,10 +126,29 @@ def move_words(move: Move, lang: str) -> str:
     return t(lang, "move", "{card} → exposed cell {number}", card=card, number=number)
 
 
+@cache
+def card_letters(lang: str) -> dict[str, str]:
+    """The one table of a language's rank letters: notation rank (``A``..``K``) -> letter shown.
+
+    Read from the catalogue's ``msgctxt "rank-letter"`` entries (Russian Т В Д К for A J Q K).
+    Diagrams, keys, hints, refusals and the practice page show cards through it; move notation
+    (``KS>t1``, files, ``check`` output) keeps the Latin letters.
+    """
+    out = {}
+    for rank in RANK_NAMES:
+        letter = translations(lang).pgettext("rank-letter", rank)
+        out[rank] = letter if letter else rank
+    return out
+
+
 def rank_letter(lang: str, rank: str) -> str:
-    """A rank as printed on the cards of `lang` (``msgctxt "rank-letter"``: Russian В Д К Т)."""
-    letter = translations(lang).pgettext("rank-letter", rank)
-    return letter if letter else rank
+    """A rank as printed on the cards of `lang`: ``rank_letter("ru", "Q")`` is ``Д``."""
+    return card_letters(lang).get(rank, rank)
+
+
+def card_text(card: int, lang: str) -> str:
+    """A card as text people read in `lang`: its rank letter and suit symbol (``Д♥`` in Russian)."""
+    return card_letters(lang)[rank_name(rank_of(card))] + SUIT_SYMBOLS[suit_of(card)]
 
 
 def _symbol(card: str, lang: str = DEFAULT_LANG) -> str:

@@ -85,8 +85,11 @@ class MoveText:
         return self.dest is STOCK  # piles are made once: identity is the test
 
 
-def parse_move_text(text: str) -> MoveText:
-    """Parse one move; MoveSyntaxError for text that is not a move."""
+def parse_move_text(text: str, *, typed: bool = False) -> MoveText:
+    """Parse one move; MoveSyntaxError for text that is not a move.
+
+    `typed`: a person typed it (not a file), so the card may use Russian rank letters (``К♦>f``).
+    """
     raw = str(text).strip()
     if _DEAL.fullmatch(raw):
         return MoveText(raw, None, None, STOCK)
@@ -103,7 +106,7 @@ def parse_move_text(text: str) -> MoveText:
     if _PILE_NAME.fullmatch(left):
         return MoveText(raw, None, Pile.parse(left.lower()), dest)
     try:
-        card = parse_card(left)
+        card = parse_card(left, typed=typed)
     except CardError as exc:
         raise MoveSyntaxError(f"not a move: {raw!r} ({exc})") from None
     return MoveText(raw, card, None, dest)

@@ -83,7 +83,7 @@ def parse_moves(text: object, loc: Locator, *path: str | int) -> list[MoveText]:
         raise InputError(loc.problem(f"{len(items)} moves; at most {MAX_MOVES} are checked at once", *path))
     for i, item in enumerate(items):
         try:
-            out.append(parse_move_text(item))
+            out.append(parse_move_text(item, typed=True))  # a person typed these
         except MoveSyntaxError as exc:
             problems.append(loc.problem(f"move {i + 1}: {exc}", *path))
     if problems:

@@ -322,6 +322,7 @@
     var suit = SUITS[raw[raw.length - 1]], rankText = raw.slice(0, -1), rank;
     if (suit === undefined) { return -1; }
     if (RANKS[rankText]) { rank = RANKS[rankText]; }
+    else if (CARDS.typed && CARDS.typed[rankText]) { rank = CARDS.typed[rankText]; }
     else if (/^([2-9]|10)$/.test(rankText)) { rank = parseInt(rankText, 10); }
     else { return -1; }
     return suit * 13 + rank - 1;

@@ -25,10 +25,12 @@ MOVE_TEXTS = [
     "6H>f", "6h>F", "6H > f", "  6H>f  ", "6H->f", "6H -> f", "6H→f", "6H → f", "10H>f", "TH>f", "th>f",
     "10♥>f", "A♠>t1", "4C>t1", "4c>T5", "KH>r1", "QS>x1", "deal", "DEAL", "Deal", " deal ", "t2>f", "T2>F",
     "t2 > t1", "r1>f", "R2>t1", "t3>t1", "t1>f", "x1>f", "6H>t8",
+    # valid as typed: the Russian rank letters (Т is the ace), the Cyrillic look-alikes of A and K
+    "К♦>f", "к♦>f", "Т♥>f", "т♥>f", "А♠>t1", "а♠>t1", "В♣>t1", "Д♠>x1", "Кs>f", "Д♥ > f", "Т♥→f",
     # invalid
     "nonsense", "6H", "6H>", ">f", "6H>>f", "6H>f>t1", "6H>t0", "6H>y1", "6H>ff", "f>t1", "F>t1", "1H>f",
     "11H>f", "6X>f", "6>f", "H6>f", "6H-f", "6H=>f", "6H>t100", "deal now", "dealt", "de al", "t0>f",
-    "y1>f", "6H 4C>f",
+    "y1>f", "6H 4C>f", "Ж♦>f", "КК>f", "Б♥>f", "10Т>f", "Кх>f",
 ]
 # Text the two parsers read differently (the page's parser is not this branch's to change):
 # the page deletes spaces inside a card, the engine keeps them (and refuses the card);
@@ -38,7 +40,7 @@ KNOWN_DIFFERENCES = {"6 H>f": (True, False), "6♥\ufe0f>f": (False, True)}  # t
 
 def engine_takes(text: str) -> bool:
     try:
-        parse_move_text(text)
+        parse_move_text(text, typed=True)  # what a learner types, as the page reads it
     except MoveSyntaxError:
         return False
     return True

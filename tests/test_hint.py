@@ -107,7 +107,7 @@ def test_text_output_names_the_mode_and_marks_the_best_move() -> None:
     lines = result.stdout.splitlines()
     assert lines[0].startswith("Полная информация")
     assert any(line.startswith("* KD>t6") and "сохраняет выигрыш" in line for line in lines)
-    assert lines[-1].startswith("Лучший ход: K♦ → в столбец 6.")
+    assert lines[-1].startswith("Лучший ход: К♦ → в столбец 6.")  # Cyrillic К: the Russian card letter
     fair = runner.invoke(app, ["hint", str(HIDDEN_KEY), "--fair", "4", "--lang", "es"])
     assert fair.stdout.splitlines()[0].startswith("Modo justo") and "4/4" in fair.stdout
 

@@ -48,7 +48,7 @@ def test_what_a_losing_move_changes_for_good(name: str, move: str, dead: bool, k
 
 @pytest.mark.parametrize(("name", "lang", "words"), [
     ("foundation-wrap-d43-m36", "en", "it lays K♣ on A♦ in t7, and A♦ is the next card its foundation needs"),
-    ("foundation-wrap-d43-m36", "ru", "он кладёт K♣ на A♦ в t7, а A♦ — следующая карта, которую ждёт её дом"),
+    ("foundation-wrap-d43-m36", "ru", "он кладёт К♣ на Т♦ в t7, а Т♦ — следующая карта, которую ждёт её дом"),
     ("stock-deal-d9-m9", "es", "después 5♦ queda debajo de 9♥ en r3"),
     ("foundation-wrap-d89-m17", "en", "it fills the last empty column"),
     ("tableau-wrap-d5-m32", "en", "after it no line brings every card home (the solver proves it)"),

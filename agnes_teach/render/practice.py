@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from markupsafe import Markup
 
 from .. import i18n
-from ..cards import card_name, card_symbol, make_card, rank_name, suit_of
+from ..cards import TYPED_RANKS, card_name, card_symbol, make_card, rank_name, suit_of
 from ..checker import refusal_text
 from ..engine import Refusal
 from ..graph import GameGraph
@@ -254,6 +254,8 @@ def card_labels(lang: str) -> dict[str, object]:
         "words": [card_words(c, lang) for c in range(52)],
         "names": [card_name(c) for c in range(52)],
         "red": [suit_of(c) in (1, 2) for c in range(52)],
+        # The letters a learner may type besides the Latin ones (cards.TYPED_RANKS: Т В Д К).
+        "typed": dict(TYPED_RANKS),
     }
 
 

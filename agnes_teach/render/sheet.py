@@ -75,7 +75,6 @@ def legal(pos: Position, move: Move) -> bool:
 def explanation(sc: Scenario, lang: str) -> str | None:
     """Why the tempting move fails: the rule that refuses it, or, for a legal one the solver proves
     losing, the deadlock the position shows after it (tagger.refutation), if one shows."""
-    from ..cards import card_symbol
     from ..tagger.refutation import observe, reason
 
     illegal = sc.expect.get("illegal") or {}
@@ -94,7 +93,8 @@ def explanation(sc: Scenario, lang: str) -> str | None:
                 return i18n.text(lang, "sheet", "The move “{move}” loses: then {upper} covers {lower} in "
                                  "{pile}; {upper} can go only to its foundation, which needs {lower} first, "
                                  "so no line brings every card home.", move=shown,
-                                 upper=card_symbol(block.upper), lower=card_symbol(block.lower),
+                                 upper=i18n.card_text(block.upper, lang),
+                                 lower=i18n.card_text(block.lower, lang),
                                  pile=block.pile)
             seen = observe(sc.position, got)
             if seen is not None:
@@ -108,7 +108,9 @@ def explanation(sc: Scenario, lang: str) -> str | None:
 
             why = refusal(sc.position, got)
             if why is not None:
-                return i18n.text(lang, "sheet", "Why not {move}: {why}", move=got.symbol_text(),
+                # The notation with the move in words, so a Russian reader sees К♠ beside K♠>t1.
+                shown = f"{got.symbol_text()} ({i18n.move_words(got, lang)})"
+                return i18n.text(lang, "sheet", "Why not {move}: {why}", move=shown,
                                  why=i18n.refusal_message(why, lang))
         del rule_id
     return None
@@ -116,10 +118,8 @@ def explanation(sc: Scenario, lang: str) -> str | None:
 
 def observation_text(seen: Observation, move: str, lang: str) -> str:
     """What a losing move changes for good, in words (tagger.refutation.observe)."""
-    from ..cards import card_symbol
-
     def sym(card: Card | None) -> str:
-        return card_symbol(card) if card is not None else ""
+        return i18n.card_text(card, lang) if card is not None else ""
 
     fields = {"move": move, "card": sym(seen.card), "under": sym(seen.under), "cover": sym(seen.cover),
               "pile": seen.pile}

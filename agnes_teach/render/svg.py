@@ -92,13 +92,13 @@ def card_words(card: int, lang: str) -> str:
 
 
 def rank_letter(rank: int, lang: str) -> str:
-    """The rank as printed on cards in `lang` (Russian В Д К Т); notation always stays J Q K A."""
-    return i18n.text(lang, "rank-letter", rank_name(rank))
+    """The rank as printed on cards in `lang` (i18n.card_letters); notation always stays J Q K A."""
+    return i18n.rank_letter(lang, rank_name(rank))
 
 
 def card_face(card: int, lang: str) -> str:
-    """The card as shown in `lang`: localized rank letter and suit symbol (``Д♥``)."""
-    return rank_letter(rank_of(card), lang) + SUIT_SYMBOLS[suit_of(card)]
+    """The card as shown in `lang`: localized rank letter and suit symbol (``Д♥``, i18n.card_text)."""
+    return i18n.card_text(card, lang)
 
 
 def position_text(pos: Position, lang: str) -> list[str]:
