@@ -81,14 +81,17 @@ def test_the_wheel_ships_every_template(fresh: FreshInstall) -> None:
 
 
 def _work_folder(fresh: FreshInstall, name: str) -> Path:
-    """An empty folder outside the repository (with puzzles/demo/ while the package lacks its puzzles)."""
+    """An empty folder outside the repository: guide and demo must find the library in the package."""
     work = fresh.work / name
     work.mkdir()
-    if not (fresh.site / "agnes_teach" / "puzzles").is_dir():
-        # Until the puzzle library ships inside the package, guide and demo read puzzles/demo/ of the
-        # working folder, as from the repository root.
-        shutil.copytree(REPO / "puzzles" / "demo", work / "puzzles" / "demo")
     return work
+
+
+def test_the_wheel_ships_the_puzzle_library(fresh: FreshInstall) -> None:
+    shipped = {p.relative_to(fresh.site / "agnes_teach" / "puzzles").as_posix()
+               for p in (fresh.site / "agnes_teach" / "puzzles").rglob("*.yaml")}
+    in_source = {p.relative_to(REPO / "puzzles").as_posix() for p in (REPO / "puzzles").rglob("*.yaml")}
+    assert in_source and in_source == shipped
 
 
 def test_guide_runs_from_the_wheel(fresh: FreshInstall) -> None:
@@ -117,3 +120,40 @@ def test_demo_runs_from_the_wheel(fresh: FreshInstall) -> None:
     assert ran.returncode == 0, ran.stderr
     assert (work / "build" / "worksheet-en.pdf").read_bytes().startswith(b"%PDF")
     assert list((work / "build" / "guide").glob("*.html"))
+
+
+def test_sheet_from_the_installed_library_runs_from_the_wheel(fresh: FreshInstall) -> None:
+    out = fresh.work / "empty-column.pdf"
+    ran = _run([str(fresh.command), "sheet", "--theme", "tableau.empty", "--count", "2", "--out", str(out)],
+               cwd=fresh.work)
+    assert ran.returncode == 0, ran.stderr
+    assert out.read_bytes().startswith(b"%PDF")
+
+
+# Every other command, cheaply, from the wheel and outside the repository: (arguments, its exit code).
+EVERY_COMMAND = [
+    (["--version"], 0),
+    (["deal", "1", "--json"], 0),
+    (["moves", "{deal}"], 0),
+    (["check", "{deal}", "--solution", "4H>t3"], 1),  # a line that does not win: no claim holds
+    (["solve", "--deal", "5", "--budget", "30", "--json"], 0),
+    (["hint", "--deal", "5", "--json"], 0),
+    (["survey", "--deals", "5-6", "--budget", "30", "--workers", "1", "--out", "{survey}"], 0),
+    (["generate", "--theme", "tableau.empty", "--count", "1", "--seed", "1", "--out", "{generated}"], 0),
+    (["schema"], 0),
+]
+
+
+@pytest.mark.parametrize(("args", "code"), EVERY_COMMAND, ids=[a[0] for a, _ in EVERY_COMMAND])
+def test_every_command_runs_from_the_wheel(fresh: FreshInstall, args: list[str], code: int) -> None:
+    work = fresh.work / f"command-{args[0].strip('-')}"
+    work.mkdir(exist_ok=True)
+    dealt = _run([str(fresh.command), "deal", "1"], cwd=work)
+    assert dealt.returncode == 0, dealt.stderr
+    (work / "deal1.yaml").write_text(dealt.stdout, encoding="utf-8")
+    places = {"deal": "deal1.yaml", "survey": "survey.jsonl", "generated": "generated"}
+    ran = _run([str(fresh.command), *(a.format(**places) for a in args)], cwd=work)
+    assert ran.returncode == code, (ran.stdout[-500:], ran.stderr[-500:])
+    assert (ran.stdout + ran.stderr).strip(), "every command says what it did"
+    if args[0] == "generate":
+        assert list((work / "generated").glob("*.yaml")), "generate wrote its puzzle"
