@@ -25,8 +25,8 @@ from .registry import Difficulty, Task
 from .validation import shape_issues
 from .yamlio import Locator, load_file
 
-__all__ = ["Distractor", "Scenario", "load_puzzles", "load_scenario", "parse_moves", "scenario_files",
-           "scenario_from_data"]
+__all__ = ["Distractor", "Scenario", "load_puzzles", "load_scenario", "load_scenarios", "parse_moves",
+           "scenario_files", "scenario_from_data"]
 
 @dataclass(frozen=True)
 class Distractor:
@@ -157,6 +157,21 @@ def scenario_files(paths: list[str]) -> list[Path]:
     return out
 
 
+def load_scenarios(files: Sequence[str | Path]) -> list[Scenario]:
+    """Every file's scenario, or one InputError naming every problem of every file (so bad input
+    anywhere stops a run before any of it is used)."""
+    problems: list[Problem] = []
+    scenarios: list[Scenario] = []
+    for f in files:
+        try:
+            scenarios.append(load_scenario(f))
+        except InputError as exc:
+            problems.extend(exc.in_file(str(f)).problems)
+    if problems:
+        raise InputError(problems)
+    return scenarios
+
+
 def load_puzzles(paths: Sequence[str | Path]) -> list[Scenario]:
     """Every scenario in the files and folders named (see :func:`scenario_files`), loaded."""
-    return [load_scenario(f) for f in scenario_files([str(p) for p in paths])]
+    return load_scenarios(scenario_files([str(p) for p in paths]))

@@ -15,7 +15,7 @@ from ..deal import MAX_SEED
 from ..engine import legal_moves
 from ..errors import InputError, Problem
 from ..limits import budget_seconds
-from ..scenario import Scenario, load_scenario, parse_moves, scenario_files
+from ..scenario import Scenario, load_scenario, load_scenarios, parse_moves, scenario_files
 from ..yamlio import Locator, dump_yaml
 from .errors import input_errors
 from .options import (
@@ -131,18 +131,9 @@ def check_command(
 def _load_every_scenario(files: list[Path]) -> list[Scenario]:
     """Every file's scenario, or InputError listing every problem of every file."""
     # Load everything first: bad input anywhere stops the run before any claim is checked.
-    problems: list[Problem] = []
-    scenarios = []
-    for f in files:
-        try:
-            scenarios.append(load_scenario(f))
-        except InputError as exc:
-            problems.extend(exc.in_file(str(f)).problems)
     # Two files of one id are each usable: every file is checked, and the second fails the
     # claim that its id is unique (formats.md, "Scenarios").
-    if problems:
-        raise InputError(problems)
-    return scenarios
+    return load_scenarios(files)
 
 
 def _claims_line(r: CheckResult, lang: str) -> str:

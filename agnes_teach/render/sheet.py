@@ -23,7 +23,7 @@ from ..moves import AmbiguousMoveError, Move, MoveText
 from ..position import Position
 from ..predicates import IllegalMoveError
 from ..registry import Difficulty, RuleId, Task, is_rule_id
-from ..scenario import Scenario, load_scenario, scenario_files
+from ..scenario import Scenario, load_scenarios, scenario_files
 from ..tagger.refutation import Observation
 from .env import atomic_path, environment, read_asset
 from .svg import position_svg
@@ -472,16 +472,7 @@ def _load_all(paths: Sequence[str]) -> list[Scenario]:
     files = scenario_files(list(paths))
     if not files:
         raise InputError("no scenario files found in " + ", ".join(paths))
-    problems: list[Problem] = []
-    loaded: list[Scenario] = []
-    for file in files:
-        try:
-            loaded.append(load_scenario(file))
-        except InputError as exc:
-            problems.extend(exc.in_file(str(file)).problems)
-    if problems:
-        raise InputError(problems)
-    return loaded
+    return load_scenarios(files)
 
 
 def _in_sections(loaded: list[Scenario]) -> list[Scenario]:
