@@ -6,13 +6,19 @@ Run:
   .venv/bin/python bench/teach.py --fresh 4 --fresh-deals 5001-5400 --playouts 200
   .venv/bin/python bench/teach.py --library puzzles/generated --playouts 0 --fatal 40
   .venv/bin/python bench/teach.py --library puzzles/generated --playouts 0 --keys
+  .venv/bin/python bench/teach.py --library puzzles --playouts 0   # sizes and answer lengths only
 
 With ``--fresh-deals RANGE`` the fresh batch is mined from those deals
 (``generate --source deals``) instead of built from a seed.
 
 For the scenarios of a folder (``--library``), and/or a fresh batch generated
 per theme from a seed (``--fresh N --fresh-seed S``), prints per theme:
-random-play and greedy home-first win rates by fatal-mistake games (a game
+the size of the start position (cards not home: tableau, reserve, exposed and
+stock; median and max), the answer's length (the solution's moves before the
+moves home that end it, where the worksheet cuts its key; median and max), how
+many puzzles meet issue 20's size bars (at most 24 cards, at most 10 moves) --
+these are read off the files, so ``--playouts 0`` prints them alone in a second --
+and, with playouts, random-play and greedy home-first win rates by fatal-mistake games (a game
 is lost only once the solver proves it lost: criterion 1's measure, with
 this run's seed, not the checker's; ``--playouts`` games each), the
 misconception player's capped win rate, the share of puzzles lost when the
@@ -34,8 +40,9 @@ import json
 import sys
 import time
 from collections import defaultdict
+from dataclasses import dataclass
 from pathlib import Path
-from statistics import mean
+from statistics import mean, median
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
@@ -43,10 +50,17 @@ from agnes_teach.engine import resolve  # noqa: E402
 from agnes_teach.generator import generate, theme_ids  # noqa: E402
 from agnes_teach.generator.core import Puzzle  # noqa: E402
 from agnes_teach.moves import Move  # noqa: E402
+from agnes_teach.position import Position  # noqa: E402
 from agnes_teach.profile import get_profile  # noqa: E402
 from agnes_teach.registry import Difficulty  # noqa: E402
 from agnes_teach.scenario import load_scenario, scenario_files  # noqa: E402
-from agnes_teach.tagger.teaching import Measures, measure, teaching_problems  # noqa: E402
+from agnes_teach.tagger.teaching import (  # noqa: E402
+    Measures,
+    cards_not_home,
+    home_tail_start,
+    measure,
+    teaching_problems,
+)
 from agnes_teach.tagger.themes import THEME_TAGS  # noqa: E402
 
 
@@ -64,7 +78,32 @@ def _line(sc_pos, texts) -> list[Move]:  # type: ignore[no-untyped-def]
 
 
 DECISIONS_COUNTED = 8  # decision points are counted up to this many (a full 80-move line takes minutes)
-Row = tuple[str, str, str | None, str | None, Measures, int]  # theme, id, difficulty, task, measures, refused
+# Issue 20's size bars: a puzzle a pupil solves on paper in five minutes.
+MAX_CARDS_NOT_HOME, MAX_ANSWER = 24, 10
+
+
+@dataclass
+class Row:
+    """One puzzle's measures: its size always, the players' measures only when playouts are run."""
+
+    theme: str
+    id: str
+    difficulty: str | None
+    task: str | None
+    measures: Measures | None  # None: --playouts 0, sizes only
+    refused: int
+    cards: int  # cards not home at the start
+    answer: int  # moves of the solution before the moves home that end it
+
+    def to_json(self) -> dict[str, object]:
+        players = self.measures.to_json() if self.measures is not None else {}
+        return {"theme": self.theme, "id": self.id, "difficulty": self.difficulty,
+                "cards_not_home": self.cards, "answer": self.answer, **players}
+
+
+def _sizes(pos: Position, line: list[Move]) -> tuple[int, int]:
+    """(cards not home, answer length): both read off the position and its line, no playouts."""
+    return cards_not_home(pos), home_tail_start(line)
 
 
 def library_rows(folder: str, playouts: int, seed: int) -> list[Row]:
@@ -76,9 +115,10 @@ def library_rows(folder: str, playouts: int, seed: int) -> list[Row]:
         refused = len(sc.expect.get("illegal", {}))
         theme = themes[0] if themes[0] in THEME_TAGS else None
         m = measure(sc.position, theme, line, playouts=playouts, seed=seed,
-                    decisions_needed=DECISIONS_COUNTED)
-        rows.append((themes[0], sc.id, sc.difficulty, sc.task, m, refused))
-        print(f"  {sc.id}: random {m.random:.2f} misc {m.misconception}", file=sys.stderr, flush=True)
+                    decisions_needed=DECISIONS_COUNTED) if playouts else None
+        rows.append(Row(themes[0], sc.id, sc.difficulty, sc.task, m, refused, *_sizes(sc.position, line)))
+        if m is not None:
+            print(f"  {sc.id}: random {m.random:.2f} misc {m.misconception}", file=sys.stderr, flush=True)
     return rows
 
 
@@ -87,9 +127,9 @@ def _measured(theme: str, puzzles: list[Puzzle], ids: list[str], playouts: int, 
     rows: list[Row] = []
     for p, ident in zip(puzzles, ids, strict=True):
         m = measure(p.position, theme, p.solution, playouts=playouts, seed=seed,
-                    decisions_needed=DECISIONS_COUNTED)
+                    decisions_needed=DECISIONS_COUNTED) if playouts else None
         refused = 1 if p.distractor.rule is not None else 0
-        rows.append((theme, ident, p.difficulty, p.task, m, refused))
+        rows.append(Row(theme, ident, p.difficulty, p.task, m, refused, *_sizes(p.position, p.solution)))
     return rows
 
 
@@ -192,41 +232,74 @@ def key_table(folder: str) -> str:
     return "\n".join(out)
 
 
+def _size_cells(rs: list[Row]) -> list[str]:
+    """Cards not home and answer length (median, max), and how many meet issue 20's size bars."""
+    cards = [r.cards for r in rs]
+    answers = [r.answer for r in rs]
+    small = sum(r.cards <= MAX_CARDS_NOT_HOME and r.answer <= MAX_ANSWER for r in rs)
+    return [f"{median(cards):g}", str(max(cards)), f"{median(answers):g}", str(max(answers)),
+            f"{small}/{len(rs)}"]
+
+
+SIZE_HEAD = ["cards not home (median)", "(max)", "answer (median)", "(max)",
+             f"<= {MAX_CARDS_NOT_HOME} cards and <= {MAX_ANSWER} moves"]
+
+
+def _player_cells(rs: list[Row], per_theme: bool) -> list[str]:
+    """The players' columns of a group of rows (all measured)."""
+    ms = [r.measures for r in rs if r.measures is not None]
+    ok = sum(not teaching_problems(m, r.task, r.difficulty, r.refused)
+             for r in rs if (m := r.measures) is not None)
+    cells = [f"{mean(m.random for m in ms):.0%}", f"{mean(m.greedy or 0.0 for m in ms):.0%}"]
+    if per_theme:
+        misc = [m.misconception for m in ms if m.misconception is not None]
+        lost = [m.lost_without for m in ms if m.misconception is not None]
+        cells += [f"{mean(misc):.0%}" if misc else "-",
+                  f"{sum(1 for x in lost if x) / len(lost):.0%}" if lost else "-"]
+    else:
+        cells += ["", ""]
+    cells += [f"{mean(m.decisions for m in ms):.1f}", f"{ok}/{len(rs)}"]
+    if per_theme:
+        per = []
+        for d in Difficulty:
+            vals = [m.random for r in rs if r.difficulty == d and (m := r.measures) is not None]
+            per.append(f"{mean(vals):.0%}" if vals else "-")
+        cells.append(" / ".join(per))
+    else:
+        cells.append("")
+    return cells
+
+
 def table(title: str, rows: list[Row], rates: dict[str, float] | None) -> str:
+    """Per theme and for all: the sizes, and the players' measures when they were run."""
     by: dict[str, list[Row]] = defaultdict(list)
     for row in rows:
-        by[row[0]].append(row)
-    head = ["theme", "n", "random", "greedy", "misconception", "lost w/o rule", "decisions", "meets 1-2",
-            "random easy/med/hard"]
+        by[row.theme].append(row)
+    played = any(r.measures is not None for r in rows)
+    head = ["theme", "n", *SIZE_HEAD]
+    if played:
+        head += ["random", "greedy", "misconception", "lost w/o rule", "decisions", "meets 1-2",
+                 "random easy/med/hard"]
     if rates is not None:
         head.append("puzzles/min")
     out = [f"### {title}", "", "| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
     for theme in sorted(by):
         rs = by[theme]
-        ms = [r[4] for r in rs]
-        misc = [m.misconception for m in ms if m.misconception is not None]
-        lost = [m.lost_without for m in ms if m.misconception is not None]
-        ok = sum(not teaching_problems(r[4], r[3], r[2], r[5]) for r in rs)
-        per = []
-        for d in Difficulty:
-            vals = [r[4].random for r in rs if r[2] == d]
-            per.append(f"{mean(vals):.0%}" if vals else "-")
-        cells = [theme, str(len(rs)), f"{mean(m.random for m in ms):.0%}",
-                 f"{mean(m.greedy or 0.0 for m in ms):.0%}",
-                 f"{mean(misc):.0%}" if misc else "-",
-                 f"{sum(1 for x in lost if x) / len(lost):.0%}" if lost else "-",
-                 f"{mean(m.decisions for m in ms):.1f}", f"{ok}/{len(rs)}", " / ".join(per)]
+        cells = [theme, str(len(rs)), *_size_cells(rs)]
+        if played:
+            cells += _player_cells(rs, per_theme=True)
         if rates is not None:
             cells.append(f"{rates.get(theme, 0):.1f}")
         out.append("| " + " | ".join(cells) + " |")
-    allm = [r[4] for r in rows]
-    if not allm:  # a fresh batch that found nothing within its time
-        out.append("| all | 0 | - | - | | | - | 0/0 | |" + (" |" if rates else ""))
+    if not rows:  # a fresh batch that found nothing within its time
+        out.append("| all | 0 |" + " |" * (len(head) - 2))
         return "\n".join(out)
-    ok = sum(not teaching_problems(r[4], r[3], r[2], r[5]) for r in rows)
-    out.append(f"| all | {len(rows)} | {mean(m.random for m in allm):.0%} "
-               f"| {mean(m.greedy or 0.0 for m in allm):.0%} | | | {mean(m.decisions for m in allm):.1f} "
-               f"| {ok}/{len(rows)} | |" + (" |" if rates else ""))
+    cells = ["all", str(len(rows)), *_size_cells(rows)]
+    if played:
+        cells += _player_cells(rows, per_theme=False)
+    if rates is not None:
+        cells.append("")
+    out.append("| " + " | ".join(cells) + " |")
     return "\n".join(out)
 
 
@@ -239,7 +312,8 @@ def main() -> None:
     parser.add_argument("--themes", default=",".join(theme_ids()))
     parser.add_argument("--max-seconds", type=float, default=300.0, help="per theme, for --fresh")
     parser.add_argument("--playouts", type=int, default=100,
-                        help="fatal-mistake games per puzzle, random and greedy play (0: skip the table)")
+                        help="fatal-mistake games per puzzle, random and greedy play "
+                             "(0: skip the players; the sizes are still printed)")
     parser.add_argument("--seed", type=int, default=20261201, help="playout seed (not the checker's)")
     parser.add_argument("--fatal", type=int, default=0,
                         help="with --library: this many more random playouts per file, to a fatal mistake")
@@ -248,10 +322,10 @@ def main() -> None:
     parser.add_argument("--json", help="write every puzzle's measures to this file")
     args = parser.parse_args()
     dump: list[dict[str, object]] = []
-    if args.library and args.playouts:
+    if args.library:  # with --playouts 0 the sizes alone: read off the files, no playouts
         rows = library_rows(args.library, args.playouts, args.seed)
         print(table(f"library {args.library}", rows, None))
-        dump += [{"theme": r[0], "id": r[1], "difficulty": r[2], **r[4].to_json()} for r in rows]
+        dump += [r.to_json() for r in rows]
     if args.library and args.keys:
         print(key_table(args.library))
     if args.library and args.fatal:
@@ -267,7 +341,7 @@ def main() -> None:
                                      themes)
             title = f"fresh batch, seed {args.fresh_seed}"
         print(table(title, rows, rates))
-        dump += [{"theme": r[0], "id": r[1], "difficulty": r[2], **r[4].to_json()} for r in rows]
+        dump += [r.to_json() for r in rows]
     if args.json:
         Path(args.json).write_text(json.dumps(dump, indent=1) + "\n", encoding="utf-8")
 

@@ -25,6 +25,7 @@ from ..predicates import IllegalMoveError
 from ..registry import Difficulty, RuleId, Task, is_rule_id
 from ..scenario import Scenario, load_scenarios, scenario_files
 from ..tagger.refutation import Observation
+from ..tagger.teaching import home_tail_start
 from .env import atomic_path, environment, read_asset
 from .svg import position_svg
 
@@ -408,9 +409,7 @@ def _home_tail(moves: list[Move]) -> tuple[list[Move], int]:
 
     Once only moves home are left, their order is whatever frees each card:
     a mined game's last 30 moves home would fill the key without teaching."""
-    cut = len(moves)
-    while cut and moves[cut - 1].dest.is_foundation:
-        cut -= 1
+    cut = home_tail_start(moves)
     tail = len(moves) - cut
     return (moves[:cut], tail) if tail >= HOME_TAIL_MIN and cut and len(moves) > LONG_LINE else (moves, 0)
 
