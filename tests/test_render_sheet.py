@@ -178,8 +178,8 @@ def test_a_shown_stock_is_listed_face_up_and_the_key_explains_the_tempting_move(
 
 
 def test_mix_takes_the_easiest_of_each_theme_without_rule_headings() -> None:
+    from agnes_teach.cli.options import parse_mix
     from agnes_teach.errors import InputError
-    from agnes_teach.render.sheet import parse_mix
 
     mix = parse_mix("foundation.wrap=2, stock.deal=1")
     items = load_items([str(ROOT / "puzzles")], "en", mix=mix)

@@ -12,14 +12,12 @@ from _render_util import pdf_pages
 from typer.testing import CliRunner
 
 from agnes_teach.cli import app
+from agnes_teach.cli.options import parse_difficulties, parse_mix, parse_themes
 from agnes_teach.registry import Difficulty, RuleId
 from agnes_teach.render.sheet import (
     Selection,
     library_folder,
     load_items,
-    parse_difficulties,
-    parse_mix,
-    parse_themes,
 )
 from agnes_teach.scenario import load_puzzles
 

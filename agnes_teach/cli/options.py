@@ -9,6 +9,7 @@ here once; a deal is named by ``N`` (the ``deal`` argument), ``--deal N`` or
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from enum import StrEnum
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
@@ -21,6 +22,7 @@ from ..errors import InputError, Problem
 from ..limits import budget_seconds
 from ..position import Position
 from ..profile import DEFAULT_PROFILE, get_profile, profile_ids
+from ..registry import Difficulty, RuleId, is_rule_id
 from ..scenario import load_scenario
 
 if TYPE_CHECKING:
@@ -92,12 +94,17 @@ def language_list(text: str) -> list[str]:
     return list(dict.fromkeys(langs))
 
 
-def complete_languages(incomplete: str) -> list[str]:
-    """Shell completion for a comma-separated --lang: the next language after the ones typed."""
+def complete_comma_list(incomplete: str, choices: list[str]) -> list[str]:
+    """Shell completion for a comma list: the next choice after the ones typed."""
     head, _, last = incomplete.rpartition(",")
     prefix = head + "," if head else ""
     taken = set(head.split(",")) if head else set()
-    return [prefix + lang for lang in i18n.languages() if lang.startswith(last) and lang not in taken]
+    return [prefix + c for c in choices if c.startswith(last) and c not in taken]
+
+
+def complete_languages(incomplete: str) -> list[str]:
+    """Shell completion for a comma-separated --lang: the next language after the ones typed."""
+    return complete_comma_list(incomplete, i18n.languages())
 
 
 LanguagesOption = Annotated[
@@ -158,3 +165,47 @@ def chosen_position(
         raise InputError(Problem(f"--profile {profile} is for --deal and --pysolfc; this file's "
                                  f"position is a {position.profile.id} position", str(file)))
     return position
+
+
+# The sheet's choosing options: text on the command line to the registry's ids and ratings.
+
+
+def _listed(values: Sequence[str]) -> list[str]:
+    """Repeated options and comma lists alike: ``["a,b", "c"]`` is a, b, c."""
+    return [part.strip() for value in values for part in value.split(",") if part.strip()]
+
+
+def parse_themes(values: Sequence[str]) -> tuple[RuleId, ...]:
+    """``--theme`` values as rule ids, in the order given; InputError naming a bad one."""
+    themes: list[RuleId] = []
+    for name in _listed(values):
+        if not is_rule_id(name):
+            raise InputError(f"--theme: {name!r} is not a rule id (one of: {', '.join(RuleId)})")
+        if RuleId(name) not in themes:
+            themes.append(RuleId(name))
+    return tuple(themes)
+
+
+def parse_difficulties(values: Sequence[str]) -> frozenset[Difficulty]:
+    """``--difficulty`` values as ratings; InputError naming a bad one."""
+    known = {d.value: d for d in Difficulty}
+    out: set[Difficulty] = set()
+    for name in _listed(values):
+        if name not in known:
+            raise InputError(f"--difficulty: {name!r} is not a rating (one of: {', '.join(known)})")
+        out.add(known[name])
+    return frozenset(out)
+
+
+def parse_mix(text: str) -> dict[RuleId, int]:
+    """``THEME=N,...`` as a mapping; InputError naming the bad part."""
+    out: dict[RuleId, int] = {}
+    for part in (p.strip() for p in text.split(",") if p.strip()):
+        theme, _, count = part.partition("=")
+        if not is_rule_id(theme.strip()) or not count.strip().isdigit() or int(count) < 1:
+            raise InputError(f"--mix: {part!r} is not THEME=N with a rule id and a count of 1 or more "
+                             "(e.g. --mix tableau.empty=2,stock.deal=1)")
+        out[RuleId(theme.strip())] = int(count)
+    if not out:
+        raise InputError("--mix needs at least one THEME=N")
+    return out

@@ -23,7 +23,11 @@ from .options import (
     ParentsOption,
     ProfileOption,
     check_out,
+    complete_comma_list,
     language_list,
+    parse_difficulties,
+    parse_mix,
+    parse_themes,
 )
 
 if TYPE_CHECKING:
@@ -58,22 +62,14 @@ def _report(written: list[Path], as_json: bool) -> None:
             print(path)
 
 
-def _complete_list(incomplete: str, choices: list[str]) -> list[str]:
-    """Shell completion for a comma list: the next choice after the ones typed."""
-    head, _, last = incomplete.rpartition(",")
-    prefix = head + "," if head else ""
-    taken = set(head.split(",")) if head else set()
-    return [prefix + c for c in choices if c.startswith(last) and c not in taken]
-
-
 def _complete_themes(incomplete: str) -> list[str]:
     from ..generator import theme_ids  # the themes the library has puzzles for
 
-    return _complete_list(incomplete, theme_ids())
+    return complete_comma_list(incomplete, theme_ids())
 
 
 def _complete_difficulties(incomplete: str) -> list[str]:
-    return _complete_list(incomplete, [d.value for d in Difficulty])
+    return complete_comma_list(incomplete, [d.value for d in Difficulty])
 
 
 # The sheet command's choosing options, named here so its signature stays readable.
@@ -142,7 +138,7 @@ def sheet_command(
       agnes-teach sheet puzzles --mix tableau.empty=2,stock.deal=2 --lang ru \\
         --out review.pdf
     """
-    from ..render.sheet import Selection, build_sheet, parse_difficulties, parse_mix, parse_themes
+    from ..render.sheet import Selection, build_sheet
 
     selection = Selection(parse_themes(theme or []), parse_difficulties(difficulty or []), count)
     _check_selection(bool(paths), selection, mix)

@@ -22,7 +22,7 @@ from ..errors import InputError, Problem
 from ..moves import AmbiguousMoveError, Move, MoveText
 from ..position import Position
 from ..predicates import IllegalMoveError
-from ..registry import Difficulty, RuleId, Task, is_rule_id
+from ..registry import Difficulty, RuleId, Task
 from ..scenario import Scenario, load_scenarios, scenario_files
 from ..tagger.refutation import Observation
 from ..tagger.teaching import home_tail_start
@@ -258,47 +258,6 @@ class Selection:
     themes: tuple[RuleId, ...] = ()
     difficulties: frozenset[Difficulty] = frozenset()
     count: int | None = None
-
-
-def _listed(values: Sequence[str]) -> list[str]:
-    """Repeated options and comma lists alike: ``["a,b", "c"]`` is a, b, c."""
-    return [part.strip() for value in values for part in value.split(",") if part.strip()]
-
-
-def parse_themes(values: Sequence[str]) -> tuple[RuleId, ...]:
-    """``--theme`` values as rule ids, in the order given; InputError naming a bad one."""
-    themes: list[RuleId] = []
-    for name in _listed(values):
-        if not is_rule_id(name):
-            raise InputError(f"--theme: {name!r} is not a rule id (one of: {', '.join(RuleId)})")
-        if RuleId(name) not in themes:
-            themes.append(RuleId(name))
-    return tuple(themes)
-
-
-def parse_difficulties(values: Sequence[str]) -> frozenset[Difficulty]:
-    """``--difficulty`` values as ratings; InputError naming a bad one."""
-    known = {d.value: d for d in Difficulty}
-    out: set[Difficulty] = set()
-    for name in _listed(values):
-        if name not in known:
-            raise InputError(f"--difficulty: {name!r} is not a rating (one of: {', '.join(known)})")
-        out.add(known[name])
-    return frozenset(out)
-
-
-def parse_mix(text: str) -> dict[RuleId, int]:
-    """``THEME=N,...`` as a mapping; InputError naming the bad part."""
-    out: dict[RuleId, int] = {}
-    for part in (p.strip() for p in text.split(",") if p.strip()):
-        theme, _, count = part.partition("=")
-        if not is_rule_id(theme.strip()) or not count.strip().isdigit() or int(count) < 1:
-            raise InputError(f"--mix: {part!r} is not THEME=N with a rule id and a count of 1 or more "
-                             "(e.g. --mix tableau.empty=2,stock.deal=1)")
-        out[RuleId(theme.strip())] = int(count)
-    if not out:
-        raise InputError("--mix needs at least one THEME=N")
-    return out
 
 
 def _easy_to_hard(sc: Scenario) -> tuple[int, str]:
