@@ -291,7 +291,7 @@ def _by_theme(loaded: list[Scenario], selection: Selection, where: str,
         if not have:
             rated = " rated " + "/".join(d for d in Difficulty if d in selection.difficulties) \
                 if selection.difficulties else ""
-            found = f" (it has {_ratings(on_theme)})" if on_theme else ""
+            found = f" (it has {_ratings(on_theme)})" if on_theme else _themes_there(loaded)
             missing.append(f"no puzzle on {theme}{rated} in {where}{found}")
             continue
         if selection.count is not None and len(have) < selection.count:
@@ -301,6 +301,12 @@ def _by_theme(loaded: list[Scenario], selection: Selection, where: str,
     if missing:
         raise InputError([Problem(text) for text in missing])
     return chosen
+
+
+def _themes_there(loaded: list[Scenario]) -> str:
+    """The themes the puzzles do have, so a message can suggest one."""
+    themes = sorted({t for t in (_theme(s) for s in loaded) if t is not None})
+    return f" (its themes: {', '.join(themes)})" if themes else ""
 
 
 def _rated(sc: Scenario, difficulties: frozenset[Difficulty]) -> bool:
@@ -316,7 +322,7 @@ def _mixed(loaded: list[Scenario], mix: dict[RuleId, int], where: str,
     for theme, count in mix.items():
         have = sorted((s for s in loaded if _theme(s) == theme), key=_easy_to_hard)
         if not have:
-            missing.append(f"--mix: no puzzle on {theme} in {where}")
+            missing.append(f"--mix: no puzzle on {theme} in {where}{_themes_there(loaded)}")
         elif len(have) < count:
             note(f"--mix {theme}: {len(have)} puzzles found, {count} asked; the sheet has those {len(have)}")
         chosen.extend(have[:count])
