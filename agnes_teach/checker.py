@@ -76,13 +76,6 @@ class CheckResult:
 Translate = Callable[..., str]
 
 
-def refusal_text(why: Refusal, lang: str) -> str:
-    """The message for a refusal; a move from an empty pile (``r2>t1``) says just that."""
-    if "empty" in why.params:
-        return i18n.text(lang, "check", "{pile} is empty: there is no card to move", pile=why.params["empty"])
-    return i18n.refusal_message(why, lang)
-
-
 def _resolve_or_error(
     pos: Position, text: MoveText, file: str, line: int | None
 ) -> Move | Refusal:
@@ -103,7 +96,7 @@ def replay(
         got = _resolve_or_error(pos, text, file, line)
         why = got if isinstance(got, Refusal) else refusal(pos, got)
         if why is not None:
-            message = refusal_text(why, lang)
+            message = i18n.refusal_message(why, lang)
             shown = str(got) if isinstance(got, Move) else text.text
             return [CheckError(why.rule, message, index, shown)], pos
         assert isinstance(got, Move)
@@ -242,7 +235,7 @@ def _check_legal(sc: Scenario, result: CheckResult, lang: str) -> None:
             failed = True
             result.errors.append(CheckError(why.rule, t(
                 lang, "check", "expect.legal lists {move}, but it is refused: {why}",
-                move=why.move, why=refusal_text(why, lang)), None, why.move))
+                move=why.move, why=i18n.refusal_message(why, lang)), None, why.move))
         else:
             assert isinstance(got, Move)
             claimed_moves.add(got)
@@ -273,7 +266,7 @@ def _check_illegal(sc: Scenario, result: CheckResult, lang: str) -> None:
             result.errors.append(CheckError(why.rule, t(
                 lang, "check", "expect.illegal says {move} is refused by {rule}, but the rule that "
                 "refuses it is {actual}: {why}", move=text.text, rule=rule_id, actual=why.rule,
-                why=refusal_text(why, lang)), None, why.move))
+                why=i18n.refusal_message(why, lang)), None, why.move))
     if not failed:
         result.verified.append("illegal")
 
@@ -287,7 +280,7 @@ def _check_first_move(sc: Scenario, result: CheckResult, lang: str, key: str, bu
     if why is not None:
         result.errors.append(CheckError(why.rule, t(
             lang, "check", "expect.{key} {move} is not even legal: {why}", key=key, move=why.move,
-            why=refusal_text(why, lang)), None, why.move))
+            why=i18n.refusal_message(why, lang)), None, why.move))
         return
     assert isinstance(got, Move)
     verdicts = first_move_verdicts(pos, seconds=budget)

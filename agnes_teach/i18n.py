@@ -92,6 +92,10 @@ def rule_message(lang: str, rule_id: str, **params: object) -> str:
 
 
 def refusal_message(refusal: Refusal, lang: str = DEFAULT_LANG) -> str:
+    """The sentence for a refusal in the language; a move from an empty pile (``r2>t1``) says just
+    that, whichever rule the pile's kind falls under (``predicates.empty_source_refusal``)."""
+    if "empty" in refusal.params:
+        return text(lang, "check", "{pile} is empty: there is no card to move", pile=refusal.params["empty"])
     params = dict(refusal.params)
     for key in ("card", "target", "next"):
         if key in params:

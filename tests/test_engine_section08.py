@@ -12,8 +12,9 @@ from pathlib import Path
 from _engine_util import build, move, verdict
 
 from agnes_teach.cards import SUITS, card_name
-from agnes_teach.checker import check_scenario, refusal_text
+from agnes_teach.checker import check_scenario
 from agnes_teach.engine import apply_move, legal_moves, refusal
+from agnes_teach.i18n import refusal_message
 from agnes_teach.scenario import load_scenario
 
 SPADES_5_ON_TOP = "6S 7S 8S 9S 10S JS QS KS AS 2S 3S 4S 5S"
@@ -57,7 +58,7 @@ def test_a_four_opens_an_empty_column_and_a_five_never_does() -> None:
         assert move(here, "5S>t1") not in legal_moves(here)
         why = refusal(here, move(here, "5S>t1"))
         assert why is not None and why.params["want"] == "4"
-        assert "4" in refusal_text(why, "en") and "5♠" in refusal_text(why, "en")
+        assert "4" in refusal_message(why, "en") and "5♠" in refusal_message(why, "en")
     # the free 5 is still welcome where it belongs: it starts the spade foundation
     assert verdict(after, "5S>f") is None
 

@@ -15,8 +15,8 @@ import pytest
 from _engine_util import build, move, verdict
 
 from agnes_teach.cards import SUITS, parse_card
-from agnes_teach.checker import refusal_text
 from agnes_teach.engine import IllegalMoveError, apply_move, judge, legal_moves, resolve
+from agnes_teach.i18n import refusal_message
 from agnes_teach.moves import Move, parse_move_text
 from agnes_teach.profile import get_profile, profile_ids
 from agnes_teach.registry import rule, rules
@@ -472,7 +472,7 @@ def test_refusal_messages_fill_every_field() -> None:
             pos = build(profile, **case.layout)
             why = judge(pos, parse_move_text(case.move))
             assert why is not None
-            text = refusal_text(why, "en")
+            text = refusal_message(why, "en")
             assert "{" not in text and text.strip(), (case, text)
 
 

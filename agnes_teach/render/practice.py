@@ -20,7 +20,6 @@ from markupsafe import Markup
 
 from .. import i18n
 from ..cards import TYPED_RANKS, card_name, card_symbol, make_card, rank_name, suit_of
-from ..checker import refusal_text
 from ..engine import Refusal
 from ..graph import GameGraph
 from ..piles import Pile
@@ -70,7 +69,7 @@ class Messages:
             return found
         rule, params = why
         # The checker's wording, so a move from an empty pile reads as `check --solution` says it.
-        key = (rule, refusal_text(Refusal(RuleId(rule), "", dict(params)), self.lang))
+        key = (rule, i18n.refusal_message(Refusal(RuleId(rule), "", dict(params)), self.lang))
         if key not in self.index:
             self.index[key] = len(self.items)
             self.items.append(key)
