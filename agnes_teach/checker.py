@@ -412,6 +412,8 @@ def _check_hidden_stock(sc: Scenario, result: CheckResult, lang: str) -> None:
 
 def _check_teaching(sc: Scenario, result: CheckResult, lang: str) -> None:
     """Criteria 1-2 for a puzzle (a win, key-move or trap task): failable, beaten by the misconception."""
+    from .tagger.players import MISCONCEPTIONS
+    from .tagger.small import small_problems
     from .tagger.teaching import MIN_DECISIONS, measure, teaching_problems
 
     if sc.task not in GENERATED_TASKS:
@@ -419,8 +421,11 @@ def _check_teaching(sc: Scenario, result: CheckResult, lang: str) -> None:
     theme = next((t for t in sc.themes), None)
     # Only a medium or hard puzzle needs decision points, and only MIN_DECISIONS of them.
     needed = MIN_DECISIONS if sc.difficulty in (Difficulty.MEDIUM, Difficulty.HARD) else 0
-    m = measure(sc.position, theme, _line_of(sc), decisions_needed=needed, greedy=False)
+    line = _line_of(sc)
+    m = measure(sc.position, theme, line, decisions_needed=needed, greedy=False)
     problems = teaching_problems(m, sc.task, sc.difficulty, len(sc.expect.get("illegal", {})))
+    if theme is not None and theme in MISCONCEPTIONS and line:
+        problems += small_problems(sc.position, line, theme)
     for problem in problems:
         message = i18n.text(lang, "check", "does not teach: {problem}", problem=problem)
         result.errors.append(CheckError(theme or RuleId.END_WIN, message))

@@ -140,8 +140,16 @@ def scenario_record() -> Record:
               "Information: where the position comes from (built, or deal N move K)."),
         Field("hidden_stock", Text("a text"),
               "Information: how the claims were shown to hold for every order of the face-down stock."),
-        Field("measured", MapOf(keys="^[a-z_]+$", key_words="a name", value=Integer()),
-              "Information: the generator's measured play (random_win_percent, decisions, refute_depth)."),
+        Field("measured", MapOf(keys="^[a-z_]+$", key_words="a name", value=AnyOf(
+            options=(Boolean(), Integer()), expects="a number or true/false")),
+              "Information: the generator's measured play (random_win_percent, decisions, refute_depth, "
+              "cards, answer_moves; minimal: true when every one-step reduction breaks a criterion)."),
+        Field("economy", MapOf(keys="^[A-Za-z0-9 >]+$", key_words="a reduction such as 'send 7S home'",
+                               value=Text("a text")),
+              "Information: each one-step reduction of the puzzle (a card sent home, a deal before the "
+              "start, a later start) and the teaching criterion it breaks."),
+        Field("reduced", Integer(minimum=0),
+              "Information: how many reductions cut the critical moment down to this puzzle."),
     ))
 
 

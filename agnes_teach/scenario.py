@@ -67,7 +67,7 @@ class Scenario:
     difficulty: Difficulty | None = None
     stock_shown: bool = False
     distractor: Distractor | None = None
-    measured: Mapping[str, int] = field(default_factory=lambda: MappingProxyType({}))
+    measured: Mapping[str, int | bool] = field(default_factory=lambda: MappingProxyType({}))
     generator: str | None = None
     locator: Locator | None = None
 

@@ -54,10 +54,11 @@ from agnes_teach.position import Position  # noqa: E402
 from agnes_teach.profile import get_profile  # noqa: E402
 from agnes_teach.registry import Difficulty  # noqa: E402
 from agnes_teach.scenario import load_scenario, scenario_files  # noqa: E402
+from agnes_teach.tagger.answer import MAX_ANSWER, MAX_CARDS, analyse  # noqa: E402
+from agnes_teach.tagger.players import MISCONCEPTIONS  # noqa: E402
 from agnes_teach.tagger.teaching import (  # noqa: E402
     Measures,
     cards_not_home,
-    home_tail_start,
     measure,
     teaching_problems,
 )
@@ -78,8 +79,7 @@ def _line(sc_pos, texts) -> list[Move]:  # type: ignore[no-untyped-def]
 
 
 DECISIONS_COUNTED = 8  # decision points are counted up to this many (a full 80-move line takes minutes)
-# Issue 20's size bars: a puzzle a pupil solves on paper in five minutes.
-MAX_CARDS_NOT_HOME, MAX_ANSWER = 24, 10
+MAX_CARDS_NOT_HOME = MAX_CARDS  # issue 20's size bars: a puzzle a pupil solves on paper in five minutes
 
 
 @dataclass
@@ -93,17 +93,33 @@ class Row:
     measures: Measures | None  # None: --playouts 0, sizes only
     refused: int
     cards: int  # cards not home at the start
-    answer: int  # moves of the solution before the moves home that end it
+    answer: int  # moves the pupil writes (``answer.answer_cut``)
+    decisions: int | None = None  # the answer's decision points (None: not analysed, the answer is long)
+    only_moves: bool | None = None
+    rule_decides: bool | None = None
+    minimal: bool | None = None  # as the file records it (measured.minimal)
 
     def to_json(self) -> dict[str, object]:
         players = self.measures.to_json() if self.measures is not None else {}
         return {"theme": self.theme, "id": self.id, "difficulty": self.difficulty,
-                "cards_not_home": self.cards, "answer": self.answer, **players}
+                "cards_not_home": self.cards, "answer": self.answer, "answer_decisions": self.decisions,
+                "only_moves": self.only_moves, "rule_decides": self.rule_decides, "minimal": self.minimal,
+                **players}
 
 
-def _sizes(pos: Position, line: list[Move]) -> tuple[int, int]:
-    """(cards not home, answer length): both read off the position and its line, no playouts."""
-    return cards_not_home(pos), home_tail_start(line)
+ANALYSED_UP_TO = 20  # answers longer than this are not analysed move by move (minutes for a 50-move one)
+
+
+def _sizes(pos: Position, line: list[Move], theme: str | None) -> dict[str, object]:
+    """Cards not home, the answer's length and, for an answer of at most ``ANALYSED_UP_TO`` moves,
+    its decision points, whether every move is the only one and whether the rule decides in it."""
+    misconception = MISCONCEPTIONS.get(theme or "")
+    answer = analyse(pos, line, misconception) if len(line) else None
+    out: dict[str, object] = {"cards": cards_not_home(pos), "answer": len(answer.moves) if answer else 0}
+    if answer is not None and len(answer.moves) <= ANALYSED_UP_TO:
+        out.update(decisions=len(answer.decisions), only_moves=answer.only_moves,
+                   rule_decides=answer.rule_decides)
+    return out
 
 
 def library_rows(folder: str, playouts: int, seed: int) -> list[Row]:
@@ -116,7 +132,10 @@ def library_rows(folder: str, playouts: int, seed: int) -> list[Row]:
         theme = themes[0] if themes[0] in THEME_TAGS else None
         m = measure(sc.position, theme, line, playouts=playouts, seed=seed,
                     decisions_needed=DECISIONS_COUNTED) if playouts else None
-        rows.append(Row(themes[0], sc.id, sc.difficulty, sc.task, m, refused, *_sizes(sc.position, line)))
+        minimal = sc.measured.get("minimal")
+        sizes = _sizes(sc.position, line, theme)
+        rows.append(Row(themes[0], sc.id, sc.difficulty, sc.task, m, refused, **sizes,  # type: ignore[arg-type]
+                        minimal=bool(minimal) if minimal is not None else None))
         if m is not None:
             print(f"  {sc.id}: random {m.random:.2f} misc {m.misconception}", file=sys.stderr, flush=True)
     return rows
@@ -129,7 +148,9 @@ def _measured(theme: str, puzzles: list[Puzzle], ids: list[str], playouts: int, 
         m = measure(p.position, theme, p.solution, playouts=playouts, seed=seed,
                     decisions_needed=DECISIONS_COUNTED) if playouts else None
         refused = 1 if p.distractor.rule is not None else 0
-        rows.append(Row(theme, ident, p.difficulty, p.task, m, refused, *_sizes(p.position, p.solution)))
+        sizes = _sizes(p.position, p.solution, theme)
+        rows.append(Row(theme, ident, p.difficulty, p.task, m, refused, **sizes,  # type: ignore[arg-type]
+                        minimal=p.minimal))
     return rows
 
 
@@ -145,6 +166,28 @@ def fresh_rows(count: int, fresh_seed: int, playouts: int, seed: int, max_second
         rates[theme] = 60 * len(puzzles) / spent if spent else 0.0
         rows += _measured(theme, puzzles, [f"{theme}-{p.seed}" for p in puzzles], playouts, seed)
         print(f"  {theme}: {len(puzzles)} in {spent:.0f} s", file=sys.stderr, flush=True)
+    return rows, rates
+
+
+def small_rows(count: int, deals: str, playouts: int, seed: int, max_seconds: float,
+               themes: list[str]) -> tuple[list[Row], dict[str, float]]:
+    """A fresh batch as ``generate`` makes it by default: critical moments of `deals`, reduced."""
+    from agnes_teach.cli.generate import TASK_ROTATION, small_quota
+    from agnes_teach.generator.reduce import Search, find
+    from agnes_teach.survey import parse_deal_ranges
+
+    rows: list[Row] = []
+    rates: dict[str, float] = {}
+    profile = get_profile("bernauer")
+    for theme in themes:
+        start = time.perf_counter()
+        search = Search(theme, count, tasks=TASK_ROTATION, wanted=small_quota(count, None))
+        puzzles = find(search, parse_deal_ranges(deals), profile, max_seconds=max_seconds)
+        spent = time.perf_counter() - start
+        rates[theme] = 60 * len(puzzles) / spent if spent else 0.0
+        rows += _measured(theme, puzzles, [p.source for p in puzzles], playouts, seed)
+        print(f"  {theme}: {len(puzzles)} in {spent:.0f} s ({search.moments} critical moments)",
+              file=sys.stderr, flush=True)
     return rows, rates
 
 
@@ -233,16 +276,25 @@ def key_table(folder: str) -> str:
 
 
 def _size_cells(rs: list[Row]) -> list[str]:
-    """Cards not home and answer length (median, max), and how many meet issue 20's size bars."""
+    """Cards not home and answer length (median, max), how many meet issue 20's size bars, the
+    answer's decision points (mean), the shares with only moves, the rule deciding, and minimal."""
     cards = [r.cards for r in rs]
     answers = [r.answer for r in rs]
     small = sum(r.cards <= MAX_CARDS_NOT_HOME and r.answer <= MAX_ANSWER for r in rs)
+    analysed = [r for r in rs if r.decisions is not None]
+
+    def share(flag: str) -> str:
+        return f"{sum(bool(getattr(r, flag)) for r in analysed)}/{len(analysed)}" if analysed else "-"
+
+    decisions = f"{mean(r.decisions or 0 for r in analysed):.1f}" if analysed else "-"
     return [f"{median(cards):g}", str(max(cards)), f"{median(answers):g}", str(max(answers)),
-            f"{small}/{len(rs)}"]
+            f"{small}/{len(rs)}", decisions, share("rule_decides"), share("only_moves"),
+            f"{sum(r.minimal is True for r in rs)}/{len(rs)}"]
 
 
 SIZE_HEAD = ["cards not home (median)", "(max)", "answer (median)", "(max)",
-             f"<= {MAX_CARDS_NOT_HOME} cards and <= {MAX_ANSWER} moves"]
+             f"<= {MAX_CARDS_NOT_HOME} cards and <= {MAX_ANSWER} moves", "answer decisions",
+             "rule decides", "only moves", "minimal"]
 
 
 def _player_cells(rs: list[Row], per_theme: bool) -> list[str]:
@@ -308,7 +360,9 @@ def main() -> None:
     parser.add_argument("--library", help="a folder of scenarios to measure (e.g. puzzles)")
     parser.add_argument("--fresh", type=int, default=0, help="also generate this many puzzles per theme")
     parser.add_argument("--fresh-seed", type=int, default=777)
-    parser.add_argument("--fresh-deals", help="mine the fresh batch from these deals (e.g. 5001-5400)")
+    parser.add_argument("--fresh-deals", help="the fresh batch's deals (e.g. 5001-5400): small puzzles "
+                        "reduced from them (generate's default), or whole mined ones (--fresh-source deals)")
+    parser.add_argument("--fresh-source", choices=("small", "deals"), default="small")
     parser.add_argument("--themes", default=",".join(theme_ids()))
     parser.add_argument("--max-seconds", type=float, default=300.0, help="per theme, for --fresh")
     parser.add_argument("--playouts", type=int, default=100,
@@ -332,7 +386,11 @@ def main() -> None:
         print(fatal_table(args.library, args.fatal, args.seed))
     if args.fresh:
         themes = [t for t in args.themes.split(",") if t]
-        if args.fresh_deals:
+        if args.fresh_deals and args.fresh_source == "small":
+            rows, rates = small_rows(args.fresh, args.fresh_deals, args.playouts, args.seed, args.max_seconds,
+                                     themes)
+            title = f"fresh batch of small puzzles from deals {args.fresh_deals}"
+        elif args.fresh_deals:
             rows, rates = mined_rows(args.fresh, args.fresh_deals, args.playouts, args.seed, args.max_seconds,
                                      themes)
             title = f"fresh batch mined from deals {args.fresh_deals}"

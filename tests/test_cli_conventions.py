@@ -173,7 +173,7 @@ OUT_RUNS = {
     "guide": lambda out: ["guide", "--lang", "en", "--out", str(out / "guide")],
     "survey": lambda out: ["survey", "--deals", "3", "--budget", "20", "--out", str(out / "s.jsonl")],
     "generate": lambda out: ["generate", "--theme", "tableau.wrap", "--count", "1", "--seed", "1",
-                             "--out", str(out / "puzzles")],
+                             "--source", "built", "--out", str(out / "puzzles")],
 }
 
 

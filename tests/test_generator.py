@@ -192,7 +192,7 @@ def run(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
 
 
 def test_cli_writes_the_same_files_for_the_same_seed(tmp_path: Path) -> None:
-    args = ("generate", "--theme", "tableau.wrap", "--count", "3", "--seed", "41")
+    args = ("generate", "--theme", "tableau.wrap", "--count", "3", "--seed", "41", "--source", "built")
     one = run(*args, "--out", "one", cwd=tmp_path)
     two = run(*args, "--out", "two", cwd=tmp_path)
     assert one.returncode == 0 and two.returncode == 0, one.stderr + two.stderr
@@ -215,7 +215,7 @@ def test_cli_writes_the_same_files_for_the_same_seed(tmp_path: Path) -> None:
         (("--theme", "foundation.nope"), "'foundation.nope' is not one of 'foundation.start'"),
         (("--theme", "tableau.wrap", "--task", "puzzle"), "'puzzle' is not one of"),
         (("--theme", "tableau.wrap", "--difficulty", "brutal"), "'brutal' is not one of"),
-        (("--theme", "tableau.empty", "--task", "key-move"), "has no key-move puzzles"),
+        (("--theme", "tableau.empty", "--task", "key-move", "--source", "built"), "has no key-move puzzles"),
         (("--theme", "stock.last-two", "--profile", "agnes-ru"), "does not use the rule stock.last-two"),
         (("--theme", "tableau.wrap", "--profile", "nope"), "'nope' is not one of"),
         (("--theme", "tableau.wrap", "--profile", "agnes-ru"), "a King never goes on an Ace"),
@@ -236,7 +236,8 @@ def test_cli_help_names_the_themes(tmp_path: Path) -> None:
 
 
 def test_generate_without_a_seed_draws_one_prints_it_and_records_it(tmp_path: Path) -> None:
-    got = run("generate", "--theme", "tableau.wrap", "--count", "1", "--out", "p", cwd=tmp_path)
+    got = run("generate", "--theme", "tableau.wrap", "--count", "1", "--source", "built", "--out", "p",
+              cwd=tmp_path)
     assert got.returncode == 0, got.stderr
     seed = int(got.stderr.split("seed ", 1)[1].split()[0])
     (file,) = (tmp_path / "p").glob("*.yaml")
@@ -248,7 +249,7 @@ def test_generate_without_a_seed_draws_one_prints_it_and_records_it(tmp_path: Pa
 
 def test_generate_stops_at_max_seconds_with_a_clear_message(tmp_path: Path) -> None:
     got = run("generate", "--theme", "stock.deal", "--count", "50", "--seed", "3", "--teach",
-              "--max-seconds", "2", "--out", "p", cwd=tmp_path)
+              "--source", "built", "--max-seconds", "2", "--out", "p", cwd=tmp_path)
     assert got.returncode == 2
     assert "within 2 s" in got.stderr and "--teach" in got.stderr and "nothing was" in got.stderr
     assert not (tmp_path / "p").exists()
@@ -258,3 +259,26 @@ def test_teach_mode_rejects_what_random_play_wins() -> None:
     tally = Tally()
     found = generate("tableau.empty", 1, 4, get_profile("bernauer"), teach=True, max_attempts=40, tally=tally)
     assert found == [] and tally.counts.get("random play wins", 0) > 0
+
+
+def test_the_default_generates_small_puzzles_that_check(tmp_path: Path) -> None:
+    """generate with no source: a critical moment of the deals given, cut down to a small puzzle that
+    records its economy and passes check --teach (issue 20)."""
+    got = run("generate", "--theme", "tableau.empty", "--count", "1", "--deals", "4", "--out", "p",
+              cwd=tmp_path)
+    assert got.returncode == 0, got.stderr
+    (file,) = (tmp_path / "p").glob("*.yaml")
+    data, _ = load_file(file)
+    assert data["source"].startswith("deal 4 move ") and data["measured"]["minimal"] is True
+    assert data["measured"]["cards"] <= 24 and data["measured"]["answer_moves"] <= 10
+    assert data["economy"] and all(data["economy"].values())
+    checked = run("check", "--teach", "p", cwd=tmp_path)
+    assert checked.returncode == 0, checked.stdout
+
+
+def test_the_default_says_when_no_small_puzzle_is_found(tmp_path: Path) -> None:
+    got = run("generate", "--theme", "stock.deal", "--count", "3", "--deals", "1-2", "--out", "p",
+              cwd=tmp_path)
+    assert got.returncode == 2 and "small puzzles for stock.deal" in got.stderr
+    assert "at most 24 cards" in got.stderr and "nothing was written" in got.stderr
+    assert not (tmp_path / "p").exists()

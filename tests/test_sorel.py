@@ -89,5 +89,5 @@ def test_generate_a_sorel_lesson(tmp_path: Path) -> None:
     assert result.exit_code == 0, result.stdout
     assert runner.invoke(app, ["check", str(out)]).exit_code == 0
     refused = runner.invoke(app, ["generate", "--theme", "tableau.wrap", "--profile", "sorel", "--count", "1",
-                                  "--out", str(tmp_path / "built")])
+                                  "--source", "built", "--out", str(tmp_path / "built")])
     assert refused.exit_code == 2 and "--source deals" in refused.stderr

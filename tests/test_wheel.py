@@ -139,7 +139,7 @@ EVERY_COMMAND = [
     (["solve", "--deal", "5", "--budget", "30", "--json"], 0),
     (["hint", "--deal", "5", "--json"], 0),
     (["survey", "--deals", "5-6", "--budget", "30", "--workers", "1", "--out", "{survey}"], 0),
-    (["generate", "--theme", "tableau.empty", "--count", "1", "--seed", "1", "--out", "{generated}"], 0),
+    (["generate", "--theme", "tableau.empty", "--count", "1", "--deals", "4", "--out", "{generated}"], 0),
     (["schema"], 0),
 ]
 

@@ -19,13 +19,17 @@ from ..generator.output import puzzle_id, scenario_data, to_yaml, write_puzzles
 from ..generator.themes import unavailable
 from ..limits import MAX_GENERATE
 from ..profile import DEFAULT_PROFILE, Profile, get_profile
-from ..registry import GENERATED_TASKS, Difficulty
+from ..registry import GENERATED_TASKS, Difficulty, Task
 from ..scenario import load_scenario, scenario_files
 from ..survey import DealRanges, parse_deal_ranges
+from ..tagger.answer import MAX_ANSWER, MAX_CARDS
 from .errors import input_errors
 from .options import JsonOption, ParentsOption, ProfileOption, check_out
 
 app = typer.Typer()  # joined, without a name, into the root app of agnes_teach.cli
+SOURCES = ("small", "built", "deals")  # small (the default): critical moments cut down (generator/reduce.py)
+TASK_ROTATION = (Task.KEY_MOVE, Task.WIN, Task.TRAP)  # small puzzles take the task forms in turn
+DEALS_PER_SEED = 1000  # without --deals, a small run mines deals SEED*1000+1 .. SEED*1000+1000
 
 if TYPE_CHECKING:
     ThemeName = str
@@ -36,7 +40,7 @@ else:  # choices built from the registry's vocabulary and the generator's theme 
     ThemeName = StrEnum("ThemeName", [(t, t) for t in theme_ids()])
     TaskName = StrEnum("TaskName", [(t.value, t.value) for t in GENERATED_TASKS])
     DifficultyName = StrEnum("DifficultyName", [(d.value, d.value) for d in Difficulty])
-    SourceName = StrEnum("SourceName", [(s, s) for s in ("built", "deals")])
+    SourceName = StrEnum("SourceName", [(s, s) for s in SOURCES])
 
 
 @app.command("generate")
@@ -72,14 +76,15 @@ def generate_command(
         float, typer.Option("--max-seconds", help="Give up (writing nothing) after this many seconds.")
     ] = 180.0,
     source: Annotated[
-        SourceName, typer.Option("--source", help="built: small endgames built around the lesson; deals: "
-                                 "positions mined from the solved games of --deals where the rule decides "
-                                 "the game (they meet the teaching criteria by construction).")
-    ] = "built",
+        SourceName, typer.Option("--source", help="small (the default): critical moments of solved deals "
+                                 "cut down to at most 24 cards and a 10-move answer; built: endgames built "
+                                 "around the lesson; deals: whole mid-game positions of solved deals.")
+    ] = "small",
     deals: Annotated[
-        str, typer.Option("--deals", help="With --source deals: the deal numbers to mine, in order "
-                          "(e.g. 1-200 or 5,9,20-40).")
-    ] = "1-1000",
+        str | None, typer.Option("--deals", help="With --source small or deals: the deal numbers to mine, in "
+                                 "order (e.g. 1-200 or 5,9,20-40; default for small: the thousand deals "
+                                 "of the seed, SEED*1000+1 to SEED*1000+1000; for deals: 1-1000).")
+    ] = None,
     as_json: JsonOption = False,
     parents: ParentsOption = False,
 ) -> None:
@@ -89,6 +94,12 @@ def generate_command(
     its tempting wrong move refuted, its difficulty rated; no two are the same
     up to symmetry.  A claim about a face-down stock is checked for every order
     of its cards, or the file says stock_shown: true.
+
+    By default (--source small) each puzzle is a critical moment of a solved
+    deal, where the theme's misconception loses, cut down card by card to at
+    most 24 cards not home and an answer of at most 10 moves while every
+    teaching criterion still holds (docs/puzzles.md); the file records which
+    criterion each further cut would break (measured.minimal, economy).
 
     With --source deals the puzzles are mid-game positions of real deals
     (solved, then walked move by move): the misconception loses there, random
@@ -102,17 +113,22 @@ def generate_command(
     Examples:
       agnes-teach generate --theme tableau.empty --count 4 --seed 1 \\
         --out my-puzzles
+      agnes-teach generate --theme foundation.wrap --count 2 --deals 1-300 \\
+        --max-seconds 600 --out corner
       agnes-teach generate --theme stock.deal --count 3 --source deals \\
         --deals 1-100 --out mined
     """
     # Plain strings from here on: the enums only serve --help and completion (and YAML cannot write them).
     theme = str(theme)
     source = str(source)
-    deal_numbers = parse_deal_ranges(deals) if source == "deals" else None
     task = str(task) if task is not None else None
     difficulty = str(difficulty) if difficulty is not None else None
-    _check_request(theme, task, difficulty, count)
-    seed = _run_seed(seed, source)
+    _check_request(theme, task, difficulty, count, source)
+    seed = _run_seed(seed, source if deals is None else "deals")
+    if deals is None and source == "small":
+        deals = f"{seed * DEALS_PER_SEED + 1}-{(seed + 1) * DEALS_PER_SEED}"
+    deals = deals or "1-1000"
+    deal_numbers = parse_deal_ranges(deals) if source != "built" else None
     if max_seconds <= 0:
         raise InputError("--max-seconds must be more than 0")
     # Refuse an unusable --out before the (slow) search, not after it.
@@ -125,20 +141,21 @@ def generate_command(
         raise InputError(why)
     taken = _avoided_keys(avoid)
     puzzles = _find_puzzles(theme, count, seed, chosen, difficulty, task, taken, max_seconds, teach,
-                            deal_numbers)
+                            deal_numbers, source)
     if len(puzzles) < count:
         raise _too_few(len(puzzles), count, theme, task, difficulty, teach, max_seconds,
-                       deals if deal_numbers is not None else None)
+                       deals if deal_numbers is not None else None, source)
     _write(puzzles, seed, out, as_json)
 
 
-def _check_request(theme: str, task: str | None, difficulty: str | None, count: int) -> None:
-    """The theme, task, difficulty and count asked for exist and go together."""
+def _check_request(theme: str, task: str | None, difficulty: str | None, count: int, source: str) -> None:
+    """The theme, task, difficulty and count asked for exist and go together (a small puzzle of any
+    theme may take any task form; the builders and the miner have each theme's own list)."""
     if theme not in THEMES:
         raise InputError(f"unknown theme {theme!r} (themes: {', '.join(theme_ids())})")
     if task is not None and task not in GENERATED_TASKS:
         raise InputError(f"unknown task {task!r} (one of: {', '.join(GENERATED_TASKS)})")
-    if task is not None and task not in THEMES[theme].tasks:
+    if task is not None and source != "small" and task not in THEMES[theme].tasks:
         has = ", ".join(THEMES[theme].tasks)
         raise InputError(f"the theme {theme} has no {task} puzzles (it has: {has})")
     if difficulty is not None and difficulty not in tuple(Difficulty):
@@ -148,7 +165,8 @@ def _check_request(theme: str, task: str | None, difficulty: str | None, count: 
 
 
 def _run_seed(seed: int | None, source: str) -> int:
-    """--seed, or the seed a run without one uses: 0 for mined puzzles, else a random one (printed)."""
+    """--seed, or the seed a run without one uses: 0 for mined puzzles of given deals, else a random
+    one (printed; a small run without --deals mines the seed's own thousand deals)."""
     if seed is None and source == "deals":
         seed = 0  # a mined puzzle depends on its deal alone
     if seed is None:
@@ -172,7 +190,7 @@ def _avoided_keys(avoid: list[Path] | None) -> set[str]:
 
 def _find_puzzles(theme: str, count: int, seed: int, profile: Profile, difficulty: str | None,
                   task: str | None, taken: set[str], max_seconds: float, teach: bool,
-                  deal_numbers: DealRanges | None) -> list[Puzzle]:
+                  deal_numbers: DealRanges | None, source: str) -> list[Puzzle]:
     """Build (or, with deal numbers, mine) the puzzles, with a progress bar on stderr."""
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
@@ -191,16 +209,25 @@ def _find_puzzles(theme: str, count: int, seed: int, profile: Profile, difficult
         if deal_numbers is None:
             return generate(theme, count, seed, profile, difficulty=difficulty, task=task, avoid=taken,
                             max_seconds=max_seconds, teach=teach, progress=show)
+        if source == "small":
+            return _reduce(theme, count, deal_numbers, profile, difficulty, task, taken, max_seconds,
+                           lambda deal, tried, found: bar.update(job, completed=found, tried=tried,
+                                                                 deal=deal))
         return _mine(theme, count, deal_numbers, profile, difficulty, task, taken, max_seconds,
                      lambda deal, tried, found: bar.update(job, completed=found, tried=tried, deal=deal))
 
 
 def _too_few(found: int, count: int, theme: str, task: str | None, difficulty: str | None, teach: bool,
-             max_seconds: float, deals: str | None) -> InputError:
+             max_seconds: float, deals: str | None, source: str = "deals") -> InputError:
     """The error of a run that found fewer puzzles than --count (`deals`: the --deals mined)."""
     asked = " ".join(x for x in (f"--task {task}" if task else "", f"--difficulty {difficulty}"
                                  if difficulty else "", "--teach" if teach else "") if x)
     asked = f" with {asked}" if asked else ""
+    if source == "small":
+        return InputError(f"only {found} of {count} small puzzles for {theme}{asked} (at most {MAX_CARDS} "
+                          f"cards, an answer of at most {MAX_ANSWER} moves, every teaching criterion) were "
+                          f"found in deals {deals} within {max_seconds:g} s; nothing was written (try more "
+                          "--deals, a larger --max-seconds, a smaller --count, or drop --task/--difficulty)")
     if deals is not None:
         return InputError(f"only {found} of {count} puzzles for {theme}{asked} were mined from "
                           f"deals {deals} within {max_seconds:g} s; nothing was written (try more "
@@ -262,6 +289,33 @@ def _mine(theme: str, count: int, deals: Iterable[int], profile: Profile, diffic
     found = mine([theme], deals, profile, want={theme: count}, avoid=taken, max_seconds=max_seconds,
                  accept=accept, rating_open=rating_open, progress=progress)
     return [f.puzzle for f in found]
+
+
+def small_quota(count: int, difficulty: str | None, task: str | None = None) -> Callable[[Puzzle], bool]:
+    """Accept small puzzles of the wanted task, at most a third of the run (rounded up) per rating,
+    or all of --difficulty: a count of 1 takes whatever rating comes first."""
+    quotas: dict[str, int] = {str(d): -(-count // 3) for d in Difficulty} if difficulty is None \
+        else {difficulty: count}
+
+    def accept(puzzle: Puzzle) -> bool:
+        if task not in (None, puzzle.task) or quotas.get(puzzle.difficulty, 0) == 0:
+            return False
+        quotas[puzzle.difficulty] -= 1
+        return True
+
+    return accept
+
+
+def _reduce(theme: str, count: int, deals: Iterable[int], profile: Profile, difficulty: str | None,
+            task: str | None, taken: set[str], max_seconds: float,
+            progress: Callable[[int, int, int], None]) -> list[Puzzle]:
+    """`count` small puzzles (critical moments reduced), spread over the ratings and task forms."""
+    from ..generator.reduce import Search, find
+
+    accept = small_quota(count, difficulty, task)
+    tasks = (Task(task),) if task is not None else TASK_ROTATION
+    search = Search(theme, count, tasks=tasks, wanted=accept)
+    return find(search, deals, profile, avoid=taken, max_seconds=max_seconds, progress=progress)
 
 
 def _stderr_console():  # type: ignore[no-untyped-def]

@@ -33,6 +33,7 @@ from ..tagger.players import (
     random_win_rate,
     win_rate,
 )
+from ..tagger.small import Tally
 from ..tagger.teaching import MIN_FIRST_MOVES, MIN_WRONG_FIRST, distinct_children, rating_of
 from .canonical import puzzle_key
 from .themes import THEMES, Theme
@@ -60,16 +61,10 @@ class Puzzle:
     stock_shown: bool = False  # the sheet must draw the stock face up (its order decides the claims)
     hidden_stock: str | None = None  # how the claims were shown to hold for every hidden order
     source: str = "built"
-
-
-@dataclass
-class Tally:
-    """Why candidates were dropped (for the benchmark and the report)."""
-
-    counts: dict[str, int] = field(default_factory=dict)
-
-    def add(self, reason: str) -> None:
-        self.counts[reason] = self.counts.get(reason, 0) + 1
+    # Reduced puzzles (generator/reduce.py): each one-step reduction and the criterion it breaks.
+    economy: dict[str, str] = field(default_factory=dict)
+    minimal: bool | None = None
+    reduced: tuple[str, ...] = ()  # the reductions applied to the critical moment
 
 
 # ------------------------------------------------------------------ lines

@@ -68,9 +68,16 @@ def scenario_data(puzzle: Puzzle, run_seed: int, number: int, size: int | None =
                      **({"misconception_win_percent": round(100 * puzzle.stats["misconception"])}
                         if "misconception" in puzzle.stats else {}),
                      "decisions": int(puzzle.stats.get("decisions", 0)),
-                     "refute_depth": int(puzzle.stats.get("refute_depth", 0))},
+                     "refute_depth": int(puzzle.stats.get("refute_depth", 0)),
+                     **({"cards": int(puzzle.stats["cards"]), "answer_moves": int(puzzle.stats["answer"])}
+                        if "answer" in puzzle.stats else {}),
+                     **({"minimal": puzzle.minimal} if puzzle.minimal is not None else {})},
         "generator": GENERATOR_VERSION,
     }
+    if puzzle.economy:
+        data["economy"] = dict(puzzle.economy)
+    if puzzle.reduced:
+        data["reduced"] = len(puzzle.reduced)
     if puzzle.source == "built":  # a mined puzzle depends on its deal alone
         data["seed"] = {"run": run_seed, "candidate": puzzle.seed, "size": puzzle.size}
     if puzzle.stock_shown:

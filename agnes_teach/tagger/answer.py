@@ -12,9 +12,10 @@ Along the answer, a **decision point** is a position where some legal move
 loses. There the puzzle asks for:
 
 * **the rule deciding** (criterion 3): at some decision point the theme's
-  misconception loses on the spot: every move the belief allows loses (a
-  *forbid* belief), or the move the belief forces is on offer and loses (a
-  *force* belief);
+  misconception loses: the move a *force* belief forces is on offer and loses;
+  for a *forbid* belief, the answer still needs the rule there or later and
+  the believer cannot win from there (every move it allows loses, or its game
+  is proved lost);
 * **only moves** (criterion 5): every other legal move loses, or merely
   transposes (it reaches a position of the answer's line within
   ``TRANSPOSE_DEPTH`` moves), so the key is *the* answer, not one of several.
@@ -87,6 +88,7 @@ class DecisionPoint:
     other_wins: tuple[Move, ...]  # winning moves that do not: the answer is not the only one
     unknown: tuple[Move, ...]  # moves the solver could not decide
     rule_decides: bool  # the misconception loses right here (criterion 3)
+    uses_rule: bool = False  # the answer's move here is one the belief forbids (the rule on the spot)
 
 
 @dataclass(frozen=True)
@@ -100,6 +102,11 @@ class Answer:
     @property
     def rule_decides(self) -> bool:
         return any(d.rule_decides for d in self.decisions)
+
+    @property
+    def decided_on_the_spot(self) -> bool:
+        """The stricter reading: the misconception loses at the very move that uses the rule."""
+        return any(d.rule_decides and d.uses_rule for d in self.decisions)
 
     @property
     def only_moves(self) -> bool:
@@ -131,21 +138,36 @@ def _rejoins(after: Position, line_keys: set[bytes], depth: int) -> bool:
     return False
 
 
-def _rule_decides(pos: Position, moves: list[Move], answer_move: Move,
+def rule_uses(pos: Position, line: Sequence[Move], cut: int, misconception: Misconception) -> list[int]:
+    """The answer's moves (indexes) that a *forbid* belief would never make: where the rule is used."""
+    out = []
+    here = pos
+    for i, move in enumerate(line[:cut]):
+        if not misconception.allowed(here, [move]):
+            out.append(i)
+        here = apply_unchecked(here, move)
+    return out
+
+
+def _rule_decides(pos: Position, moves: list[Move], index: int, uses: list[int],
                   results: dict[bytes, tuple[Move, str]], misconception: Misconception | None) -> bool:
-    """Does the misconception lose at this decision point? A forced move (the early deal) is on offer
-    and loses; or the answer's move is one the belief forbids and the believer cannot win from here."""
+    """Does the misconception lose at this decision point?
+
+    A *force* belief: the move it forces (the early deal) is on offer here and loses. A *forbid*
+    belief: the answer still needs the rule here or later (a move the belief forbids), and the
+    believer cannot win from here: every move it allows loses at once, or its game from here is
+    lost (``lost_under``, exact). So the rule's absence costs the game at a point where the choice
+    is real, and not only in the moves home at the end."""
     if misconception is None:
         return False
-    status_of = {move: status for move, status in results.values()}
     allowed = misconception.allowed(pos, moves)
     if misconception.kind == "force":
+        status_of = {move: status for move, status in results.values()}
         forced = [m for m in allowed if len(allowed) < len(moves)]
         return any(status_of.get(m) == Verdict.LOST for m in forced if m in status_of)
-    if answer_move in allowed:
-        return False  # the believer may play the answer's move here: the rule is not needed yet
-    # Every believer move loses at once (moves twinned by symmetry share one verdict), or else the
-    # believer's game from here is lost (``lost_under``, exact).
+    if not any(u >= index for u in uses):
+        return False  # the answer does not need the rule from here on
+    # Moves twinned by symmetry share one verdict: look each one up.
     if all(results[canonical_key(apply_unchecked(pos, m))][1] == Verdict.LOST for m in allowed):
         return True
     return lost_under(pos, misconception) is True
@@ -159,6 +181,7 @@ def analyse(pos: Position, line: Sequence[Move], misconception: Misconception | 
     positions = [pos]
     for move in line:
         positions.append(apply_unchecked(positions[-1], move))
+    uses = rule_uses(pos, line, cut, misconception) if misconception is not None else []
     decisions: list[DecisionPoint] = []
     for i in range(cut):
         here = positions[i]
@@ -185,9 +208,9 @@ def analyse(pos: Position, line: Sequence[Move], misconception: Misconception | 
                 transposing.append(move)
             else:
                 other.append(move)
-        decides = _rule_decides(here, moves, line[i], results, misconception)
+        decides = _rule_decides(here, moves, i, uses, results, misconception)
         decisions.append(DecisionPoint(i, line[i], tuple(losing), tuple(transposing), tuple(other),
-                                       tuple(unknown), decides))
+                                       tuple(unknown), decides, i in uses))
     return Answer(tuple(line[:cut]), tuple(line[cut:]), tuple(decisions))
 
 

@@ -1,0 +1,262 @@
+"""Puzzles by reduction: a critical moment of a real game, cut down to the cards that matter.
+
+The miner finds **critical moments**: positions of a solved deal's winning line
+where the next move is one the theme's misconception forbids (or the move it
+forces is on offer and loses) and the believer cannot win from there
+(``players.lost_under``). Such a moment is a whole game, though: 40-odd cards
+and a 40-move answer. The reducer then removes what does not matter, a step at
+a time, and keeps a step only while the lesson survives:
+
+* **send a card home**: the next card a foundation needs leaves its pile (the
+  cards above it close up) and goes onto its foundation, so a finished suit
+  drops out of the puzzle;
+* **deal before the start**: the puzzle begins after the next deal (the stock
+  shrinks 16, 9, 2, 0 in the canonical profile, so stock cards go by deals);
+* **start later**: the puzzle begins after its answer's first move, when that
+  move decides nothing.
+
+The search is best-first on the size (cards not home, then the answer's
+length): from each kept position every reduction is tried, and each result is
+kept only if it is still won, still lost under the misconception and the
+misconception still loses at a decision point of its answer. A kept position
+of at most ``MAX_CARDS`` cards and a ``MAX_ANSWER``-move answer is then held to
+every criterion (only moves, random play, first moves, the believer's play,
+the theme on the answer); the smallest such position wins, and it is
+**minimal** when no single reduction of it meets every criterion (the reason is
+recorded otherwise). Every budget is in solver states or positions, never
+seconds, so a run is reproducible; the clock only stops it.
+"""
+
+from __future__ import annotations
+
+import heapq
+import time
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass, field
+
+from ..deal import deal as deal_position
+from ..engine import apply_unchecked
+from ..moves import Move
+from ..position import Position
+from ..profile import Profile
+from ..registry import Task, Verdict
+from ..solver import canonical_key, solve
+from ..tagger.answer import Verdicts
+from ..tagger.distractors import Distractor, tempting_loss
+from ..tagger.players import MISCONCEPTIONS, lost_under
+from ..tagger.small import (
+    BELIEF_STATES,
+    Judged,
+    Kept,
+    Tally,
+    believer_judged,
+    economy,
+    judge,
+    keeps_lesson,
+    lesson_moves,
+    reductions,
+)
+from ..tagger.teaching import MIN_WRONG_FIRST, rating_of
+from .canonical import puzzle_key
+from .core import Puzzle
+from .themes import THEMES, Theme
+
+DEAL_NODES = 400_000  # a whole deal
+FIRST_MOVE = 4  # a critical moment may come this early in a game
+SEARCH_POSITIONS = 300  # positions the reducer examines from one critical moment
+
+
+# ------------------------------------------------------------------ search
+
+
+@dataclass
+class Reduced:
+    """The smallest puzzle found from one critical moment, with its economy record."""
+
+    judged: Judged
+    economy: dict[str, str]  # each one-step reduction of it -> the criterion it breaks (all of them do)
+
+
+def _descend(best: Judged, theme: Theme, verdict: Verdicts, tally: Tally,
+             seen: dict[bytes, Judged]) -> tuple[Judged, dict[str, str]]:
+    """Go on cutting while some one-step reduction still meets every criterion (the search's budget
+    may end above a smaller puzzle); then the economy of the last: what each reduction breaks."""
+    while True:
+        broken, passing = economy(best.kept, theme, verdict, tally, seen)
+        if not passing:
+            return best, broken
+        best = min(passing, key=lambda j: j.kept.priority())
+
+
+def reduce_moment(pos: Position, theme_id: str, *, positions: int = SEARCH_POSITIONS,
+                  tally: Tally | None = None, deadline: float | None = None) -> Reduced | None:
+    """The smallest puzzle that keeps the lesson of the critical moment `pos`, or None."""
+    tally = tally or Tally()
+    theme = THEMES[theme_id]
+    verdict = Verdicts()
+    start = keeps_lesson(pos, theme_id, (), verdict, tally)
+    if start is None:
+        return None
+    heap: list[tuple[tuple[int, int], int, Kept]] = [(start.priority(), 0, start)]
+    seen: dict[bytes, Judged] = {}
+    visited = {puzzle_key(pos)}
+    best: Judged | None = None
+    examined = 0
+    while heap and examined < positions:
+        if deadline is not None and time.monotonic() > deadline:
+            break
+        _, _, kept = heapq.heappop(heap)
+        if kept.small:
+            judged = judge(kept, theme, verdict, believer=False)
+            seen[canonical_key(kept.position)] = judged
+            if judged.problem is None and (best is None or kept.priority() < best.kept.priority()):
+                best = judged
+            elif judged.problem is not None:
+                tally.add(f"judged: {judged.problem.split(' (')[0]}")
+        for what, child in reductions(kept.position, list(kept.line)):
+            key = puzzle_key(child)
+            if key in visited:
+                continue
+            visited.add(key)
+            examined += 1
+            smaller = keeps_lesson(child, theme_id, (*kept.steps, what), verdict, tally)
+            if smaller is not None:
+                heapq.heappush(heap, (smaller.priority(), examined, smaller))
+    if best is None:
+        tally.add("no small puzzle kept the lesson")
+        return None
+    best, broken = _descend(best, theme, verdict, tally, seen)
+    best = believer_judged(best, theme_id)
+    if best.problem is not None:
+        tally.add(f"judged: {best.problem}")
+        return None
+    return Reduced(best, broken)
+
+
+# ------------------------------------------------------------------ moments
+
+
+def critical_moments(number: int, profile: Profile, theme_id: str,
+                     nodes: int = DEAL_NODES) -> Iterator[tuple[int, Position]]:
+    """(move number, position) of deal `number`'s winning line where the theme's lesson decides:
+    the misconception parts from the line there and the believer cannot win from there."""
+    result = solve(deal_position(number, profile), nodes=nodes)
+    if result.status != Verdict.WON:
+        return
+    misconception = MISCONCEPTIONS[theme_id]
+    verdict = Verdicts()
+    pos = deal_position(number, profile)
+    line = tuple(result.solution)
+    for k, move in enumerate(line):
+        if k >= FIRST_MOVE and lesson_moves(pos, line[k:k + 1], 1, misconception, verdict) \
+                and lost_under(pos, misconception, max_states=BELIEF_STATES) is not False:
+            yield k, pos
+        pos = apply_unchecked(pos, move)
+
+
+# ------------------------------------------------------------------ puzzles
+
+
+def _claims(theme: Theme, reduced: Reduced,
+            want: Task | None) -> tuple[Task, Move | None, Move | None, Distractor] | None:
+    """(task, key move, trap move, distractor): a key move when the rule decides at the start and
+    the first move is the only one; a trap when a tempting first move loses; else win in N moves."""
+    judged = reduced.judged
+    assert judged.answer is not None
+    pos, line = judged.kept.position, judged.kept.line
+    first = judged.answer.decisions[0] if judged.answer.decisions else None
+    start = first if first is not None and first.index == 0 else None
+    losing = start.losing if start is not None else ()
+    tempting = tempting_loss(pos, line, losing) or (losing[0] if losing else None)
+    options: list[Task] = []
+    if start is not None and start.rule_decides and not start.transposing and len(losing) >= MIN_WRONG_FIRST:
+        options.append(Task.KEY_MOVE)
+    if tempting is not None and len(losing) >= MIN_WRONG_FIRST:
+        options.append(Task.TRAP)
+    options.append(Task.WIN)
+    task = want if want in options else options[0]
+    distractor = theme.distract(pos, line, losing)
+    if task == Task.TRAP and tempting is not None:
+        distractor = Distractor(tempting, None)
+    elif distractor is None or (distractor.rule is None and distractor.move not in losing):
+        if tempting is None:
+            return None
+        distractor = Distractor(tempting, None)
+    return (task, line[0] if task == Task.KEY_MOVE else None,
+            tempting if task == Task.TRAP else None, distractor)
+
+
+def as_puzzle(theme_id: str, reduced: Reduced, source: str, want: Task | None = None) -> Puzzle | None:
+    """The reduced position as a puzzle of the generator's shape (None: no tempting move to show)."""
+    theme = THEMES[theme_id]
+    claims = _claims(theme, reduced, want)
+    if claims is None:
+        return None
+    task, key_move, trap_move, distractor = claims
+    judged = reduced.judged
+    assert judged.answer is not None and judged.random is not None
+    kept = judged.kept
+    decisions = len(judged.answer.decisions)
+    difficulty = rating_of(judged.random, decisions)
+    assert difficulty is not None
+    stats = {"random": judged.random, "decisions": float(decisions),
+             "misconception": judged.believer or 0.0, "answer": float(kept.cut),
+             "cards": float(kept.cards), "refute_depth": 1.0 if distractor.rule is None else 0.0}
+    return Puzzle(theme_id, task, 0, kept.position, list(kept.line), distractor, difficulty,
+                  score=1.0 - judged.random, key=puzzle_key(kept.position), key_move=key_move,
+                  trap_move=trap_move, stats=stats, stock_shown=bool(kept.position.stock), source=source,
+                  economy=dict(reduced.economy), minimal=True, reduced=kept.steps)
+
+
+@dataclass
+class Search:
+    """What a reduction run is after, and how far it got."""
+
+    theme: str
+    count: int
+    tasks: tuple[Task, ...] = ()  # task forms to take in turn (empty: whatever fits)
+    wanted: Callable[[Puzzle], bool] | None = None  # e.g. a quota per rating
+    per_deal: int = 2
+    positions: int = SEARCH_POSITIONS
+    found: list[Puzzle] = field(default_factory=list)
+    moments: int = 0
+
+
+def find(search: Search, deals: Iterable[int], profile: Profile, *, avoid: set[str] | None = None,
+         max_seconds: float | None = None, tally: Tally | None = None,
+         progress: Callable[[int, int, int], None] | None = None) -> list[Puzzle]:
+    """Mine `deals` in order for critical moments of the theme and reduce each, until `search.count`
+    puzzles are found (at most `search.per_deal` from one deal, none equal up to symmetry to another
+    or to one in `avoid`). `progress(deal, moments, found)` after each moment."""
+    tally = tally or Tally()
+    taken = set(avoid or ())
+    deadline = time.monotonic() + max_seconds if max_seconds is not None else None
+    for number in deals:
+        if len(search.found) >= search.count or (deadline is not None and time.monotonic() > deadline):
+            break
+        from_deal = 0
+        for k, pos in reversed(list(critical_moments(number, profile, search.theme))):
+            if from_deal >= search.per_deal or len(search.found) >= search.count \
+                    or (deadline is not None and time.monotonic() > deadline):
+                break
+            search.moments += 1
+            reduced = reduce_moment(pos, search.theme, positions=search.positions, tally=tally,
+                                    deadline=deadline)
+            want = search.tasks[len(search.found) % len(search.tasks)] if search.tasks else None
+            puzzle = as_puzzle(search.theme, reduced, f"deal {number} move {k}", want) \
+                if reduced is not None else None
+            if progress:
+                progress(number, search.moments, len(search.found))
+            if puzzle is None:
+                continue
+            if puzzle.key in taken:
+                tally.add("duplicate")
+                continue
+            if search.wanted is not None and not search.wanted(puzzle):
+                tally.add(f"not wanted ({puzzle.difficulty}, {puzzle.task})")
+                continue
+            taken.add(puzzle.key)
+            puzzle.seed = number
+            search.found.append(puzzle)
+            from_deal += 1
+    return search.found

@@ -1,0 +1,295 @@
+"""Is a puzzle small, short and decided by its rule? Issue 20's criteria, as code.
+
+A small puzzle is a critical moment cut down to the cards that matter. The
+**reductions** are the ways of cutting one down by a step: send the next card a
+foundation needs home from its pile (the cards above it close up), start after
+the next deal (stock cards go only by deals), or start after the answer's first
+move. A position **keeps the lesson** while it is won, the believer cannot win
+it, and its answer still needs the rule; a kept position is then **judged**
+against every criterion, cheapest first (at most ``MAX_CARDS`` cards and a
+``MAX_ANSWER``-move answer, the misconception losing at a decision point of the
+answer, only moves, the theme used, a real choice, lost under the belief, random
+play, the believer's play, a rating). A puzzle is **minimal** when each of its
+reductions breaks a criterion: ``economy`` says which.
+
+The generator (``generator/reduce.py``) searches with these; the checker
+(``check --teach``) judges a file with the same functions.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass, field, replace
+
+from ..cards import card_name, make_card, rank_at
+from ..engine import apply_unchecked, legal_moves, locate
+from ..moves import DEAL_MOVE, Move
+from ..piles import PileKind
+from ..position import Position
+from ..registry import Verdict
+from ..solver import canonical_key, solve
+from .answer import MAX_ANSWER, MAX_CARDS, Answer, Verdicts, analyse, answer_cut
+from .detectors import Lesson
+from .players import (
+    GENERATOR_RANDOM_MAX,
+    MISCONCEPTIONS,
+    PLAYOUT_SEED,
+    PLAYOUTS,
+    Misconception,
+    lost_under,
+    misconception_policy,
+    random_win_rate,
+    win_rate,
+)
+from .teaching import MIN_FIRST_MOVES, cards_not_home, rating_of
+from .themes import THEME_TAGS, ThemeTag
+
+SOLVE_NODES = 200_000  # one position's proof
+BELIEF_STATES = 20_000  # the believer's search while cutting down (undecided: keep going, judge at the end)
+LESSON_LOST = "the lesson is lost"  # a reduction after which the position no longer keeps the lesson
+
+_PILE_KINDS = (PileKind.COLUMN, PileKind.RESERVE, PileKind.EXPOSED)  # the piles a card can be sent home from
+
+
+@dataclass
+class Tally:
+    """Why candidates were dropped, counted (for the generator's report and the benchmark)."""
+
+    counts: dict[str, int] = field(default_factory=dict)
+
+    def add(self, reason: str) -> None:
+        self.counts[reason] = self.counts.get(reason, 0) + 1
+
+
+# ------------------------------------------------------------------ reductions
+
+
+def send_home(pos: Position, suit: int) -> Position | None:
+    """`pos` with the next card of `suit`'s foundation moved there from its pile; None when the
+    suit is complete or that card is still in the stock (stock cards go by deals)."""
+    count = pos.foundations[suit]
+    if count == 13:
+        return None
+    card = make_card(rank_at(pos.base, count), suit)
+    place = locate(pos, card)
+    if place.kind not in _PILE_KINDS:
+        return None
+    groups = {kind: list(pos.piles_of(kind)) for kind in _PILE_KINDS}
+    groups[place.kind][place.index] = tuple(c for c in groups[place.kind][place.index] if c != card)
+    homes = list(pos.foundations)
+    homes[suit] += 1
+    return replace(pos, foundations=(homes[0], homes[1], homes[2], homes[3]),
+                   tableau=tuple(groups[PileKind.COLUMN]), reserve=tuple(groups[PileKind.RESERVE]),
+                   exposed=tuple(groups[PileKind.EXPOSED]))
+
+
+def reductions(pos: Position, line: list[Move]) -> Iterator[tuple[str, Position]]:
+    """Every one-step simplification of `pos` (won by `line`): (what was done, the result)."""
+    for suit in range(4):
+        smaller = send_home(pos, suit)
+        if smaller is not None:
+            top = smaller.foundation_top(suit)
+            assert top is not None
+            yield f"send {card_name(top)} home", smaller
+    if pos.stock and DEAL_MOVE in legal_moves(pos):
+        yield "deal before the start", apply_unchecked(pos, DEAL_MOVE)
+    if line:
+        yield f"start after {line[0]}", apply_unchecked(pos, line[0])
+
+
+# ------------------------------------------------------------- the lesson kept
+
+
+@dataclass(frozen=True)
+class Kept:
+    """A position that still holds the lesson: won by `line`, whose first `cut` moves are the answer."""
+
+    position: Position
+    line: tuple[Move, ...]
+    cut: int
+    cards: int
+    steps: tuple[str, ...]  # the reductions from the critical moment
+
+    @property
+    def small(self) -> bool:
+        return self.cards <= MAX_CARDS and self.cut <= MAX_ANSWER
+
+    def priority(self) -> tuple[int, int]:
+        """Best first: the fewest cards and answer moves."""
+        return (self.cards + 2 * self.cut, self.cards)
+
+
+def lesson_moves(pos: Position, line: tuple[Move, ...], cut: int, misconception: Misconception,
+                 verdict: Verdicts) -> list[int]:
+    """Where the answer needs the rule: its move is one the belief forbids, or the move the belief
+    forces (the deal) is on offer there and loses. (Whether that is a decision point, and the
+    believer cannot win from there, is the judge's question: the search may pass through positions
+    where the rule is needed before it decides.)"""
+    out = []
+    here = pos
+    for i, move in enumerate(line[:cut]):
+        moves = legal_moves(here)
+        allowed = misconception.allowed(here, moves)
+        if len(allowed) < len(moves) and move not in allowed and (
+                misconception.kind == "forbid"
+                or any(verdict(apply_unchecked(here, m)) == Verdict.LOST for m in allowed)):
+            out.append(i)
+        here = apply_unchecked(here, move)
+    return out
+
+
+def keeps_lesson(pos: Position, theme_id: str, steps: tuple[str, ...], verdict: Verdicts,
+                 tally: Tally) -> Kept | None:
+    """`pos` as a kept position when it is won, its answer needs the rule, it is not won under the
+    misconception, and the answer meets a decision point (a legal move loses) no later than its last
+    use of the rule; None (reason tallied)."""
+    misconception = MISCONCEPTIONS[theme_id]
+    result = solve(pos, nodes=SOLVE_NODES)
+    if result.status != Verdict.WON:
+        tally.add("reduced: no longer won" if result.status == Verdict.LOST else "reduced: undecided")
+        return None
+    line = tuple(result.solution)
+    cut = answer_cut(pos, line, misconception)
+    needed = lesson_moves(pos, line, cut, misconception, verdict)
+    if not needed:  # asked first: far cheaper than the believer's search
+        tally.add("reduced: the rule is not needed in the answer")
+        return None
+    if lost_under(pos, misconception, max_states=BELIEF_STATES) is False:
+        tally.add("reduced: won under the misconception")
+        return None
+    import os
+    if os.environ.get("KEEP_STRICT"):
+        needed = needed[:1]
+        here = pos
+        for m in line[:needed[0]]:
+            here = apply_unchecked(here, m)
+        if not any(verdict(apply_unchecked(here, m)) == Verdict.LOST for m in legal_moves(here)):
+            tally.add("reduced: strict")
+            return None
+    if not _at_decision(pos, line, needed, verdict):
+        tally.add("reduced: no decision point before the rule is used")
+        return None
+    return Kept(pos, line, cut, cards_not_home(pos), steps)
+
+
+def _at_decision(pos: Position, line: tuple[Move, ...], needed: list[int], verdict: Verdicts) -> bool:
+    """Is some position of the answer up to its last move that needs the rule (`needed`, indexes) a
+    decision point (a legal move loses there)?"""
+    here = pos
+    for move in line[:needed[-1] + 1]:
+        if any(verdict(apply_unchecked(here, m)) == Verdict.LOST for m in legal_moves(here)):
+            return True
+        here = apply_unchecked(here, move)
+    return False
+
+
+# ------------------------------------------------------------------ judging
+
+
+@dataclass
+class Judged:
+    """A kept position held to every criterion: the puzzle, or why not."""
+
+    kept: Kept
+    problem: str | None
+    answer: Answer | None = None
+    random: float | None = None
+    believer: float | None = None
+
+
+def shape_problem(kept: Kept, theme: ThemeTag, verdict: Verdicts) -> tuple[str | None, Answer | None]:
+    """The criteria read off the position and its answer (no playouts): small, short, the rule
+    deciding at a decision point, only moves, the rule used, a real choice. (problem, answer)."""
+    if not kept.small:
+        return (f"{kept.cards} cards and a {kept.cut}-move answer (at most {MAX_CARDS} and {MAX_ANSWER})",
+                None)
+    pos = kept.position
+    answer = analyse(pos, kept.line, MISCONCEPTIONS[theme.id], verdict)
+    if not answer.rule_decides:
+        return "the misconception does not lose at a decision point of the answer", answer
+    if answer.unknown:
+        return "a move at a decision point is undecided", answer
+    if not answer.only_moves:
+        d = next(d for d in answer.decisions if d.other_wins)
+        return f"move {d.index + 1} is not the only one ({d.other_wins[0]} also wins)", answer
+    first = answer.decisions[0] if answer.decisions and answer.decisions[0].index == 0 else None
+    losing = first.losing if first is not None else ()
+    if not theme.detect(Lesson(pos, kept.line, losing, within=max(1, len(answer.moves)))):
+        return "the answer does not use the rule", answer
+    if len({canonical_key(apply_unchecked(pos, m)) for m in legal_moves(pos)}) < MIN_FIRST_MOVES:
+        return f"fewer than {MIN_FIRST_MOVES} first moves", answer
+    return None, answer
+
+
+def judge(kept: Kept, theme: ThemeTag, verdict: Verdicts, believer: bool = True) -> Judged:
+    """Every criterion of a small puzzle, cheapest first; the first one that fails is the problem.
+
+    `believer` False leaves out the misconception player's games (the costliest measure, and one
+    that cannot fail once ``lost_under`` has proved the believer's loss): a search judges many
+    positions and plays them for the one it keeps."""
+    misconception = MISCONCEPTIONS[theme.id]
+    problem, answer = shape_problem(kept, theme, verdict)
+    if problem is not None or answer is None:
+        return Judged(kept, problem, answer)
+    pos = kept.position
+    if lost_under(pos, misconception) is not True:
+        return Judged(kept, "not proved lost under the misconception", answer)
+    rate = random_win_rate(pos, screen=GENERATOR_RANDOM_MAX)
+    if rate is None:
+        return Judged(kept, f"random play wins more than {GENERATOR_RANDOM_MAX:.0%}", answer)
+    if rating_of(rate, len(answer.decisions)) is None:
+        return Judged(kept, "too few decision points for its random-play rate", answer, rate)
+    if not believer:
+        return Judged(kept, None, answer, rate)
+    return believer_judged(Judged(kept, None, answer, rate), theme.id)
+
+
+def believer_judged(judged: Judged, theme_id: str) -> Judged:
+    """`judged` with the misconception player's games played: a problem if it wins any."""
+    misconception = MISCONCEPTIONS[theme_id]
+    rate = win_rate(judged.kept.position, misconception_policy(misconception), PLAYOUTS, PLAYOUT_SEED)
+    problem = f"the misconception player wins {rate:.0%}" if rate > 0 else judged.problem
+    return Judged(judged.kept, problem, judged.answer, judged.random, rate)
+
+
+def economy(kept: Kept, theme: ThemeTag, verdict: Verdicts, tally: Tally | None = None,
+            judged: dict[bytes, Judged] | None = None) -> tuple[dict[str, str], list[Judged]]:
+    """(each reduction of `kept` -> the criterion it breaks, the reductions that break none)."""
+    tally = tally or Tally()
+    judged = judged if judged is not None else {}
+    broken: dict[str, str] = {}
+    passing: list[Judged] = []
+    for what, child in reductions(kept.position, list(kept.line)):
+        key = canonical_key(child)
+        if key not in judged:
+            smaller = keeps_lesson(child, theme.id, (*kept.steps, what), verdict, tally)
+            if smaller is None:
+                broken[what] = LESSON_LOST
+                continue
+            judged[key] = judge(smaller, theme, verdict, believer=False)
+        result = judged[key]
+        if result.problem is None:
+            passing.append(result)
+        else:
+            broken[what] = result.problem
+    return broken, passing
+
+
+def kept_of(pos: Position, line: list[Move], theme_id: str) -> Kept:
+    """A file's position and line as a kept position (for the checker: no search, no proof here)."""
+    misconception = MISCONCEPTIONS.get(theme_id)
+    cut = answer_cut(pos, line, misconception)
+    return Kept(pos, tuple(line), cut, cards_not_home(pos), ())
+
+
+def small_problems(pos: Position, line: list[Move], theme_id: str) -> list[str]:
+    """What keeps a file's puzzle from meeting issue 20's criteria (small, a short answer, the rule
+    deciding in it, only moves, economy); the play criteria are ``teaching.teaching_problems``'."""
+    theme = THEME_TAGS[theme_id]
+    verdict = Verdicts()
+    kept = kept_of(pos, line, theme_id)
+    problem, _ = shape_problem(kept, theme, verdict)
+    if problem is not None:
+        return [problem]
+    _, passing = economy(kept, theme, verdict)
+    return [f"not minimal: after '{j.kept.steps[-1]}' it still meets every criterion" for j in passing]
