@@ -24,7 +24,7 @@ CASES = [  # (file, tempting move, deadlock?, observation kind, card, other card
     ("foundation-wrap-d89-m17", "10S>t1", False, "last-empty", None, None, "", False),
     ("tableau-wrap-d10-m43", "AD>f", True, "no-landing", "K♣", "3♥", "t5", False),
     ("tableau-wrap-d14-m36", "4H>t1", False, "buried", "5♠", "4♥", "t1", False),
-    ("tableau-wrap-d5-m32", "AS>f", False, None, None, None, "", False),
+    ("tableau-wrap-d5-m32", "AS>f", False, "last-host", "A♠", "K♦", "", False),
 ]
 
 
@@ -51,7 +51,8 @@ def test_what_a_losing_move_changes_for_good(name: str, move: str, dead: bool, k
     ("foundation-wrap-d43-m36", "ru", "он кладёт К♣ на Т♦ в t7, а Т♦ — следующая карта, которую ждёт её дом"),
     ("stock-deal-d9-m9", "es", "después 5♦ queda debajo de 9♥ en r3"),
     ("foundation-wrap-d89-m17", "en", "it fills the last empty column"),
-    ("tableau-wrap-d5-m32", "en", "after it no line brings every card home (the solver proves it)"),
+    ("tableau-wrap-d5-m32", "en", "it sends A♠ home, the last card K♦ could still be laid on"),
+    ("tableau-wrap-d5-m32", "ru", "в дом Т♠ — последнюю карту, на которую ещё можно было положить К♦"),
 ])
 def test_the_key_names_it_in_the_sheets_language(name: str, lang: str, words: str) -> None:
     (item,) = load_items([str(HERE / f"{name}.yaml")], lang)
