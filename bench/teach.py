@@ -54,10 +54,11 @@ from agnes_teach.position import Position  # noqa: E402
 from agnes_teach.profile import get_profile  # noqa: E402
 from agnes_teach.registry import Difficulty  # noqa: E402
 from agnes_teach.scenario import load_scenario, scenario_files  # noqa: E402
+from agnes_teach.tagger.answer import MAX_ANSWER, MAX_CARDS, answer_cut  # noqa: E402
+from agnes_teach.tagger.players import MISCONCEPTIONS  # noqa: E402
 from agnes_teach.tagger.teaching import (  # noqa: E402
     Measures,
     cards_not_home,
-    home_tail_start,
     measure,
     teaching_problems,
 )
@@ -79,7 +80,7 @@ def _line(sc_pos, texts) -> list[Move]:  # type: ignore[no-untyped-def]
 
 DECISIONS_COUNTED = 8  # decision points are counted up to this many (a full 80-move line takes minutes)
 # Issue 20's size bars: a puzzle a pupil solves on paper in five minutes.
-MAX_CARDS_NOT_HOME, MAX_ANSWER = 24, 10
+MAX_CARDS_NOT_HOME = MAX_CARDS
 
 
 @dataclass
@@ -101,9 +102,10 @@ class Row:
                 "cards_not_home": self.cards, "answer": self.answer, **players}
 
 
-def _sizes(pos: Position, line: list[Move]) -> tuple[int, int]:
-    """(cards not home, answer length): both read off the position and its line, no playouts."""
-    return cards_not_home(pos), home_tail_start(line)
+def _sizes(pos: Position, line: list[Move], theme: str | None) -> tuple[int, int]:
+    """(cards not home, answer length): both read off the position and its line, no playouts.
+    The answer is what the worksheet prints (``tagger.answer.answer_cut``)."""
+    return cards_not_home(pos), answer_cut(pos, line, MISCONCEPTIONS.get(theme or ""))
 
 
 def library_rows(folder: str, playouts: int, seed: int) -> list[Row]:
@@ -116,7 +118,8 @@ def library_rows(folder: str, playouts: int, seed: int) -> list[Row]:
         theme = themes[0] if themes[0] in THEME_TAGS else None
         m = measure(sc.position, theme, line, playouts=playouts, seed=seed,
                     decisions_needed=DECISIONS_COUNTED) if playouts else None
-        rows.append(Row(themes[0], sc.id, sc.difficulty, sc.task, m, refused, *_sizes(sc.position, line)))
+        sizes = _sizes(sc.position, line, theme)
+        rows.append(Row(themes[0], sc.id, sc.difficulty, sc.task, m, refused, *sizes))
         if m is not None:
             print(f"  {sc.id}: random {m.random:.2f} misc {m.misconception}", file=sys.stderr, flush=True)
     return rows
@@ -129,7 +132,8 @@ def _measured(theme: str, puzzles: list[Puzzle], ids: list[str], playouts: int, 
         m = measure(p.position, theme, p.solution, playouts=playouts, seed=seed,
                     decisions_needed=DECISIONS_COUNTED) if playouts else None
         refused = 1 if p.distractor.rule is not None else 0
-        rows.append(Row(theme, ident, p.difficulty, p.task, m, refused, *_sizes(p.position, p.solution)))
+        sizes = _sizes(p.position, p.solution, theme)
+        rows.append(Row(theme, ident, p.difficulty, p.task, m, refused, *sizes))
     return rows
 
 
@@ -194,42 +198,51 @@ def fatal_table(folder: str, playouts: int, seed: int) -> str:
 
 
 def key_table(folder: str) -> str:
-    """Criterion 6: how the answer key explains each file's tempting move, per theme."""
-    from agnes_teach.engine import AmbiguousMoveError, IllegalMoveError, refusal
-    from agnes_teach.tagger.refutation import observe, reason
+    """Criterion 6: how the answer key explains the wrong moves, per theme and reason kind.
 
-    kinds = ("refused: rule sentence", "deadlock", "no-landing", "buried (next)", "buried", "last-empty",
-             "generic")
-    by: dict[str, dict[str, int]] = defaultdict(lambda: dict.fromkeys(kinds, 0))
+    Counts the key's entries (wrong moves grouped by reason, ``tagger.refutation.refute``) and,
+    apart, the first entry (the most tempting move), as the sheet makes them."""
+    from agnes_teach.render.sheet import answer, key_line
+    from agnes_teach.tagger.refutation import explain_scenario
+
+    by: dict[str, dict[str, int]] = defaultdict(lambda: dict.fromkeys(_kind_names(), 0))
+    first: dict[str, int] = dict.fromkeys(_kind_names(), 0)
     for f in scenario_files([folder]):
         sc = load_scenario(f)
         theme = next((t for t in sc.themes if t in THEME_TAGS), "(other)")
-        text = sc.expect.get("trap_move") or (sc.distractor.move if sc.distractor is not None else None)
-        if text is None:
-            continue
-        try:
-            got = resolve(sc.position, text)
-        except (AmbiguousMoveError, IllegalMoveError):
-            continue
-        if refusal(sc.position, got) is not None:
-            by[theme][kinds[0]] += 1
-        elif reason(sc.position, got) is not None:
-            by[theme]["deadlock"] += 1
-        elif (seen := observe(sc.position, got)) is not None:
-            name = "buried (next)" if seen.kind == "buried" and seen.next else seen.kind
-            by[theme][name] += 1
-        else:
-            by[theme]["generic"] += 1
+        entries = explain_scenario(sc, key_line(sc, answer(sc, "en")[1]))
+        for entry in entries:
+            by[theme][_kind_name(entry.reason)] += 1
+        if entries:
+            first[_kind_name(entries[0].reason)] += 1
+    kinds = [k for k in _kind_names() if any(by[t].get(k) for t in by) or first.get(k)]
     head = ["theme", *kinds]
-    out = [f"### {folder}: how the key explains the tempting move", "",
+    out = [f"### {folder}: how the key explains the wrong moves (entries, grouped by reason)", "",
            "| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
     total = dict.fromkeys(kinds, 0)
     for theme in sorted(by):
-        out.append(f"| {theme} | " + " | ".join(str(by[theme][k]) for k in kinds) + " |")
+        out.append(f"| {theme} | " + " | ".join(str(by[theme].get(k, 0)) for k in kinds) + " |")
         for k in kinds:
-            total[k] += by[theme][k]
+            total[k] += by[theme].get(k, 0)
     out.append("| all | " + " | ".join(str(total[k]) for k in kinds) + " |")
+    out.append("| first entry | " + " | ".join(str(first.get(k, 0)) for k in kinds) + " |")
     return "\n".join(out)
+
+
+def _kind_names() -> list[str]:
+    from agnes_teach.tagger.refutation import ReasonKind
+
+    names = [str(k) for k in ReasonKind if k is not ReasonKind.OBSERVED]
+    at = names.index(str(ReasonKind.UNEXPLAINED))
+    return names[:at] + ["observed: no-landing", "observed: buried (next)", "observed: buried",
+                         "observed: last-empty", "observed: last-host"] + names[at:]
+
+
+def _kind_name(reason) -> str:  # type: ignore[no-untyped-def]
+    seen = reason.observation
+    if seen is None:
+        return str(reason.kind)
+    return "observed: " + ("buried (next)" if seen.kind == "buried" and seen.next else seen.kind)
 
 
 def _size_cells(rs: list[Row]) -> list[str]:

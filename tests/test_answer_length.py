@@ -1,7 +1,8 @@
-"""The answer's length: the moves of a winning line before the moves home that end it (issue 20).
+"""The answer's length: the moves of a winning line up to the last one that is not a plain move
+home (issue 20).
 
-The worksheet cuts its key at ``home_tail_start`` and ``bench/teach.py`` measures the library with
-it, so one small known case each way pins the cut for both."""
+The worksheet cuts its key at ``answer_cut`` and ``bench/teach.py`` measures the library with it,
+so one small known case each way pins the cut for both."""
 
 from __future__ import annotations
 
@@ -13,7 +14,8 @@ from agnes_teach.engine import apply_move, resolve
 from agnes_teach.moves import Move, parse_move_text
 from agnes_teach.position import Position, parse_position
 from agnes_teach.solver import solve
-from agnes_teach.tagger.teaching import cards_not_home, home_tail_start
+from agnes_teach.tagger.answer import answer_cut
+from agnes_teach.tagger.teaching import cards_not_home
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -43,21 +45,21 @@ def _line(pos: Position, texts: list[str]) -> list[Move]:
 def test_only_moves_home_left_is_an_answer_of_no_moves() -> None:
     pos = _endgame("KC QC")  # the Queen on top: both go home as they are
     assert cards_not_home(pos) == 2
-    assert home_tail_start(_line(pos, ["QC>f", "KC>f"])) == 0
-    assert home_tail_start(solve(pos).solution) == 0
+    assert answer_cut(pos, _line(pos, ["QC>f", "KC>f"])) == 0
+    assert answer_cut(pos, solve(pos).solution) == 0
 
 
 def test_one_move_before_the_cards_go_home_is_an_answer_of_one() -> None:
     pos = _endgame("QC KC")  # the King covers the Queen: it must step aside first
     line = _line(pos, ["KC>t2", "QC>f", "KC>f"])
-    assert home_tail_start(line) == 1
-    assert home_tail_start(solve(pos).solution) == 1
+    assert answer_cut(pos, line) == 1
+    assert answer_cut(pos, solve(pos).solution) == 1
 
 
 def test_a_move_home_inside_the_answer_does_not_end_it() -> None:
     pos = _endgame("QC KC")
     # Only the moves home at the very end are summed up; the line before them is the answer.
-    assert home_tail_start(_line(pos, ["KC>t2", "QC>f", "KC>t3", "KC>f"])) == 3
+    assert answer_cut(pos, _line(pos, ["KC>t2", "QC>f", "KC>t3", "KC>f"])) == 3
 
 
 def test_bench_prints_the_sizes_without_playouts() -> None:
