@@ -309,7 +309,8 @@ def _reason_from_reach(pos: Position, move: Move, after: Position, found: Reach)
     """The reason a walk of every continuation gives: the move buries (or deals onto) a card that
     then never gets home; or it fills the last empty column; or some card never gets home."""
     if not found.blocked:
-        return _not_both(after, found.homes)
+        pair = never_together(after, found.homes)
+        return Reason(ReasonKind.NOT_BOTH, card=pair[0], other=pair[1]) if pair is not None else None
     covers = dict(found.blocked)
 
     def distance(card: Card) -> int:
@@ -333,9 +334,10 @@ def _reason_from_reach(pos: Position, move: Move, after: Position, found: Reach)
                   landing=move.card if guest is not None else None)
 
 
-def _not_both(after: Position, homes: frozenset[tuple[int, ...]]) -> Reason | None:
-    """Two cards that are never home together (every suit can be completed, only not all at once):
-    the pair needing the fewest cards home first."""
+def never_together(after: Position, homes: frozenset[tuple[int, ...]]) -> tuple[Card, Card] | None:
+    """Two cards no reachable state has home together, given the foundation counts of every
+    reachable state (``Reach.homes``): the pair needing the fewest cards home first. Whenever the
+    first is home, the second is not; since foundations are final, then it never gets there."""
     best: tuple[int, Card, Card] | None = None
     for first in range(4):
         for second in range(4):
@@ -348,14 +350,11 @@ def _not_both(after: Position, homes: frozenset[tuple[int, ...]]) -> Reason | No
                 most = max(with_first)
                 if most < SUIT_SIZE:
                     cost = count - after.foundations[first] + most - after.foundations[second]
-                    pair = (cost, make_card(rank_at(after.base, count), first),
-                            make_card(rank_at(after.base, most), second))
-                    if best is None or pair[0] < best[0]:
-                        best = pair
+                    if best is None or cost < best[0]:
+                        best = (cost, make_card(rank_at(after.base, count), first),
+                                make_card(rank_at(after.base, most), second))
                     break
-    if best is None:
-        return None
-    return Reason(ReasonKind.NOT_BOTH, card=best[1], other=best[2])
+    return (best[1], best[2]) if best is not None else None
 
 
 # ---------------------------------------------------------------- the answer's losing moves, explained
