@@ -481,9 +481,15 @@ def explain_scenario(sc: Scenario, line: Sequence[Move]) -> list[Refuted]:
     named = named_moves(sc)
     if _not_home(pos) > MAX_CARDS or not line or sc.task == Task.LEGAL_MOVES:
         return refute(pos, None, _claimed_losing(sc, named), misconception)
-    found = analyse(pos, line, misconception)
+    found = _analysed(pos, tuple(line), theme)
     if sc.task != Task.WIN:
         found = replace(found, decisions=tuple(d for d in found.decisions if d.index == 0))
         if not found.decisions:  # the first move is one home: no decision point analysed
             return refute(pos, None, _claimed_losing(sc, named), misconception)
     return refute(pos, found, named, misconception)
+
+
+@lru_cache(maxsize=256)
+def _analysed(pos: Position, line: tuple[Move, ...], theme: str | None) -> Answer:
+    """The answer's decision points, once per puzzle however many languages its sheets are in."""
+    return analyse(pos, line, MISCONCEPTIONS.get(theme) if theme is not None else None)
