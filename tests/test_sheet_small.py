@@ -183,3 +183,18 @@ def test_four_small_puzzles_take_two_pages_and_their_key_follows(tmp_path: Path)
     assert "Ошибочные ходы" in "".join(pages[key:])
     # A third of a page or less per puzzle: the four keys fit on two pages.
     assert len(pages) - key <= 2
+
+
+@pytest.mark.parametrize(("paper", "pages"), [("a4", 1), ("letter", 2)])
+def test_a_pair_too_tall_for_the_first_page_of_letter_is_split_there(tmp_path: Path, paper: str,
+                                                                      pages: int) -> None:
+    # Ten lines, then eleven lines and the shown stock's note: together about 210 mm, which the
+    # first page holds on A4 (under the sheet's head) but not on Letter.
+    for name in ("02-empty-column-ten.yaml", "04-deal-late.yaml"):
+        text = re.sub(r"(?m)^themes: .*$", "themes: [tableau.empty]", (SMALL / name).read_text("utf-8"))
+        (tmp_path / name).write_text(re.sub(r"(?m)^difficulty: \w+$", "difficulty: medium", text), "utf-8")
+    items = load_items([str(tmp_path)], "en")
+    assert len(sheet_pages(items, paper)) == pages
+    out = tmp_path / "sheet.pdf"
+    build_sheet([str(tmp_path)], "en", out, paper=paper, answers="none")
+    assert len(pdf_pages(out)) == pages  # the estimate agrees with the printed layout

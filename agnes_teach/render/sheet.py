@@ -8,6 +8,7 @@ so a worksheet never prints a key that the rules refuse.
 from __future__ import annotations
 
 import logging
+import textwrap
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from importlib import resources
@@ -204,13 +205,19 @@ def stock_note(sc: Scenario, lang: str) -> str | None:
 def instruction(task: str | None, lang: str, pos: Position | None = None, *, lines: int | None = None,
                 rest: int = 0) -> str:
     """The task in words; a win task says how many cards are still to bring home (a mined
-    position has many home already), and, with numbered `lines`, that each takes one move."""
-    text = _task_text(task, lang, pos)
-    if lines:
-        text += " " + (i18n.text(lang, "sheet", "Write one move on each line; after the last line, the cards "
-                                 "left go home by themselves, in any order.") if rest else
-                       i18n.text(lang, "sheet", "Write one move on each line."))
-    return text
+    position has many home already), and, with numbered `lines`, that each takes one move and
+    whether cards are left to go home after the last."""
+    if not lines or task != Task.WIN or pos is None:
+        return _task_text(task, lang, pos)
+    out = 52 - sum(pos.foundations)
+    if rest:
+        return i18n.ntext(lang, "sheet", "Finish the game: {n} card is still in play. Write one move on each "
+                          "line; after the last line, the cards left go home by themselves, in any order.",
+                          "Finish the game: {n} cards are still in play. Write one move on each line; after "
+                          "the last line, the cards left go home by themselves, in any order.", out)
+    return i18n.ntext(lang, "sheet", "Finish the game: {n} card is still in play. Write one move on each "
+                      "line.", "Finish the game: {n} cards are still in play. Write one move on each "
+                      "line.", out)
 
 
 def _task_text(task: str | None, lang: str, pos: Position | None) -> str:
@@ -585,14 +592,37 @@ def key_line(sc: Scenario, moves: list[Move]) -> list[Move]:
     return moves if sc.task == Task.KEY_MOVE else []
 
 
-def sheet_pages(items: Sequence[SheetItem]) -> list[list[SheetItem]]:
-    """The puzzles page by page: two small ones share a page, a big one has a page of its own."""
+# How a page prints, in mm, measured on WeasyPrint's layout of the sheet's CSS: the text block of each
+# paper inside its margins; the first page's head (title, name line, legend, notation); a rule's
+# heading; a small puzzle's frame (rule, heading, margins) around its diagram or side column; the
+# task's 9.5 pt text (a character's mean width, a line's height, a paragraph's margin); a writing line.
+PAGE_MM = {"a4": (182.0, 267.0), "letter": (187.9, 249.4)}
+HEAD_MM, RULE_HEAD_MM, FRAME_MM = 50.0, 10.5, 14.0
+CHAR_MM, TEXT_LINE_MM, PARAGRAPH_MM, WRITE_LINE_MM = 1.95, 4.3, 2.0, 6.0
+
+
+def block_height(item: SheetItem, text_width: float) -> float:
+    """About how tall a small puzzle prints (mm): its frame, then its diagram or, when taller, the
+    task, the stock note and the writing lines beside it; and its rule's heading above it."""
+    chars = max(10, int((text_width - item.diagram_mm - 5) / CHAR_MM))
+    texts = [t for t in (item.instruction, item.stock_note) if t]
+    side = sum(len(textwrap.wrap(t, chars)) * TEXT_LINE_MM + PARAGRAPH_MM for t in texts) \
+        + item.answer_lines * WRITE_LINE_MM
+    return FRAME_MM + max(item.diagram_height_mm, side) + (RULE_HEAD_MM if item.rule else 0)
+
+
+def sheet_pages(items: Sequence[SheetItem], paper: str = "a4") -> list[list[SheetItem]]:
+    """The puzzles page by page: two small ones share a page when both fit it (the first page also
+    holds the sheet's head), a big one has a page of its own."""
+    width, height = PAGE_MM[paper]
     pages: list[list[SheetItem]] = []
     for item in items:
         if item.compact and pages and len(pages[-1]) == 1 and pages[-1][0].compact:
-            pages[-1].append(item)
-        else:
-            pages.append([item])
+            room = height - (HEAD_MM if len(pages) == 1 else 0)
+            if block_height(pages[-1][0], width) + block_height(item, width) <= room:
+                pages[-1].append(item)
+                continue
+        pages.append([item])
     return pages
 
 
@@ -606,7 +636,7 @@ def sheet_html(items: Sequence[SheetItem], lang: str, *, paper: str = "a4",
     template = environment(lang).get_template("sheet.html.j2")
     return template.render(
         items=items,
-        pages=sheet_pages(items),
+        pages=sheet_pages(items, paper),
         paper="A4" if paper == "a4" else "letter",
         show_puzzles=not key_only,
         show_key=key_only or answers == "appendix",
