@@ -237,42 +237,51 @@ def fatal_table(folder: str, playouts: int, seed: int) -> str:
 
 
 def key_table(folder: str) -> str:
-    """Criterion 6: how the answer key explains each file's tempting move, per theme."""
-    from agnes_teach.engine import AmbiguousMoveError, IllegalMoveError, refusal
-    from agnes_teach.tagger.refutation import observe, reason
+    """Criterion 6: how the answer key explains the wrong moves, per theme and reason kind.
 
-    kinds = ("refused: rule sentence", "deadlock", "no-landing", "buried (next)", "buried", "last-empty",
-             "generic")
-    by: dict[str, dict[str, int]] = defaultdict(lambda: dict.fromkeys(kinds, 0))
+    Counts the key's entries (wrong moves grouped by reason, ``tagger.refutation.refute``) and,
+    apart, the first entry (the most tempting move), as the sheet makes them."""
+    from agnes_teach.render.sheet import answer, key_line
+    from agnes_teach.tagger.refutation import explain_scenario
+
+    by: dict[str, dict[str, int]] = defaultdict(lambda: dict.fromkeys(_kind_names(), 0))
+    first: dict[str, int] = dict.fromkeys(_kind_names(), 0)
     for f in scenario_files([folder]):
         sc = load_scenario(f)
         theme = next((t for t in sc.themes if t in THEME_TAGS), "(other)")
-        text = sc.expect.get("trap_move") or (sc.distractor.move if sc.distractor is not None else None)
-        if text is None:
-            continue
-        try:
-            got = resolve(sc.position, text)
-        except (AmbiguousMoveError, IllegalMoveError):
-            continue
-        if refusal(sc.position, got) is not None:
-            by[theme][kinds[0]] += 1
-        elif reason(sc.position, got) is not None:
-            by[theme]["deadlock"] += 1
-        elif (seen := observe(sc.position, got)) is not None:
-            name = "buried (next)" if seen.kind == "buried" and seen.next else seen.kind
-            by[theme][name] += 1
-        else:
-            by[theme]["generic"] += 1
+        entries = explain_scenario(sc, key_line(sc, answer(sc, "en")[1]))
+        for entry in entries:
+            by[theme][_kind_name(entry.reason)] += 1
+        if entries:
+            first[_kind_name(entries[0].reason)] += 1
+    kinds = [k for k in _kind_names() if any(by[t].get(k) for t in by) or first.get(k)]
     head = ["theme", *kinds]
-    out = [f"### {folder}: how the key explains the tempting move", "",
+    out = [f"### {folder}: how the key explains the wrong moves (entries, grouped by reason)", "",
            "| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
     total = dict.fromkeys(kinds, 0)
     for theme in sorted(by):
-        out.append(f"| {theme} | " + " | ".join(str(by[theme][k]) for k in kinds) + " |")
+        out.append(f"| {theme} | " + " | ".join(str(by[theme].get(k, 0)) for k in kinds) + " |")
         for k in kinds:
-            total[k] += by[theme][k]
+            total[k] += by[theme].get(k, 0)
     out.append("| all | " + " | ".join(str(total[k]) for k in kinds) + " |")
+    out.append("| first entry | " + " | ".join(str(first.get(k, 0)) for k in kinds) + " |")
     return "\n".join(out)
+
+
+def _kind_names() -> list[str]:
+    from agnes_teach.tagger.refutation import ReasonKind
+
+    names = [str(k) for k in ReasonKind if k is not ReasonKind.OBSERVED]
+    at = names.index(str(ReasonKind.UNEXPLAINED))
+    return names[:at] + ["observed: no-landing", "observed: buried (next)", "observed: buried",
+                         "observed: last-empty", "observed: last-host"] + names[at:]
+
+
+def _kind_name(reason) -> str:  # type: ignore[no-untyped-def]
+    seen = reason.observation
+    if seen is None:
+        return str(reason.kind)
+    return "observed: " + ("buried (next)" if seen.kind == "buried" and seen.next else seen.kind)
 
 
 def _size_cells(rs: list[Row]) -> list[str]:

@@ -15,8 +15,8 @@ from pathlib import Path
 from agnes_teach.engine import apply_move, resolve
 from agnes_teach.moves import Move, parse_move_text
 from agnes_teach.position import Position, parse_position
-from agnes_teach.solver import solve
 from agnes_teach.registry import RuleId
+from agnes_teach.solver import solve
 from agnes_teach.tagger.answer import answer_cut
 from agnes_teach.tagger.players import MISCONCEPTIONS
 from agnes_teach.tagger.teaching import cards_not_home

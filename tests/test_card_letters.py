@@ -209,11 +209,11 @@ def test_russian_key_line_in_words() -> None:
 
 
 @pytest.mark.parametrize(("n", "form"), [
-    (1, "последняя 1 карта уходит"), (21, "последняя 21 карта уходит"), (31, "последняя 31 карта уходит"),
-    (3, "последние 3 карты уходят"), (24, "последние 24 карты уходят"), (5, "последние 5 карт уходят"),
-    (11, "последние 11 карт уходят"), (12, "последние 12 карт уходят"),
+    (1, "оставшаяся 1 карта уходит"), (21, "оставшаяся 21 карта уходит"), (31, "оставшаяся 31 карта уходит"),
+    (3, "оставшиеся 3 карты уходят"), (24, "оставшиеся 24 карты уходят"), (5, "оставшиеся 5 карт уходят"),
+    (11, "оставшиеся 11 карт уходят"), (12, "оставшиеся 12 карт уходят"),
 ])
 def test_the_last_cards_agree_with_their_number(n: int, form: str) -> None:
-    text = i18n.ntext("ru", "sheet", "Then the last {n} card goes home.",
-                      "Then the last {n} cards go home, each as soon as it is free.", n)
+    text = i18n.ntext("ru", "sheet", "Then the remaining {n} card goes home.",
+                      "Then the remaining {n} cards go home, in any order.", n)
     assert form in text, text

@@ -24,7 +24,7 @@ CASES = [  # (file, tempting move, deadlock?, observation kind, card, other card
     ("foundation-wrap-d89-m17", "10S>t1", False, "last-empty", None, None, "", False),
     ("tableau-wrap-d10-m43", "AD>f", True, "no-landing", "K♣", "3♥", "t5", False),
     ("tableau-wrap-d14-m36", "4H>t1", False, "buried", "5♠", "4♥", "t1", False),
-    ("tableau-wrap-d5-m32", "AS>f", False, None, None, None, "", False),
+    ("tableau-wrap-d5-m32", "AS>f", False, "last-host", "A♠", "K♦", "", False),
 ]
 
 
@@ -51,8 +51,53 @@ def test_what_a_losing_move_changes_for_good(name: str, move: str, dead: bool, k
     ("foundation-wrap-d43-m36", "ru", "он кладёт К♣ на Т♦ в t7, а Т♦ — следующая карта, которую ждёт её дом"),
     ("stock-deal-d9-m9", "es", "después 5♦ queda debajo de 9♥ en r3"),
     ("foundation-wrap-d89-m17", "en", "it fills the last empty column"),
-    ("tableau-wrap-d5-m32", "en", "after it no line brings every card home (the solver proves it)"),
+    ("tableau-wrap-d5-m32", "en", "it sends A♠ home, the last card K♦ could still be laid on"),
+    ("tableau-wrap-d5-m32", "ru", "в дом Т♠ — последнюю карту, на которую ещё можно было положить К♦"),
 ])
 def test_the_key_names_it_in_the_sheets_language(name: str, lang: str, words: str) -> None:
     (item,) = load_items([str(HERE / f"{name}.yaml")], lang)
     assert item.explanation is not None and words in item.explanation
+
+
+def test_a_deal_onto_the_card_its_foundation_needs_is_named_with_every_continuation_walked() -> None:
+    # No pair shows after the deal (a club lies on a heart), but walking every continuation finds
+    # that 5♥ never gets home and that 9♣ lies on it whenever hearts are ready for it.
+    from agnes_teach.engine import apply_unchecked
+    from agnes_teach.moves import DEAL_MOVE
+    from agnes_teach.tagger.refutation import ReasonKind, reach, why_loses
+
+    sc = load_scenario(HERE / "deal-covers-handmade.yaml")
+    after = apply_unchecked(sc.position, DEAL_MOVE)
+    assert reason(sc.position, DEAL_MOVE) is None
+    found = reach(after)
+    assert found is not None
+    blocked = [(card_symbol(c), [card_symbol(x) for x in on]) for c, on in found.blocked]
+    assert blocked == [("5♥", ["9♣"]), ("8♣", ["6♥"])]  # and the clubs wait for 8♣ under 6♥
+    why = why_loses(sc.position, DEAL_MOVE)
+    assert why.kind is ReasonKind.DEAL_COVERS and why.pile == "r1"
+    assert why.card is not None and why.cover is not None
+    assert (card_symbol(why.card), card_symbol(why.cover)) == ("5♥", "9♣")
+    (item,) = load_items([str(HERE / "deal-covers-handmade.yaml")], "ru")
+    assert item.why == ("Ход 1: сдать из колоды — сдача кладёт 9♣ на 5♥ в r1, и после этого 5♥ уже не "
+                        "попадёт в дом, как ни играй.",)
+
+
+@pytest.mark.parametrize(("foundations", "rest", "homes", "pair"), [
+    # spades or hearts can be completed, never both: the Queens are the first pair never home together
+    ({"S": "JS", "H": "JH"}, "QS KS QH KH", {(11, 11, 13, 13), (13, 11, 13, 13), (11, 13, 13, 13)},
+     ("Q♠", "Q♥")),
+    # once Q♠ is home, hearts stop at Q♥ (and once K♥ is, spades stop at J♠): Q♠ and K♥ never together
+    ({"S": "10S", "H": "QH"}, "JS QS KS KH", {(10, 12, 13, 13), (13, 12, 13, 13), (11, 13, 13, 13)},
+     ("Q♠", "K♥")),
+    ({"C": "QC"}, "KC", {(13, 13, 13, 12), (13, 13, 13, 13)}, None),  # all home at once: no pair
+])
+def test_two_cards_never_home_together(foundations: dict[str, str], rest: str, homes: set[tuple[int, ...]],
+                                       pair: tuple[str, str] | None) -> None:
+    from agnes_teach.position import parse_position
+    from agnes_teach.tagger.refutation import never_together
+
+    full = {"S": "KS", "H": "KH", "D": "KD", "C": "KC"} | foundations
+    pos = parse_position({"profile": "bernauer", "base": "A", "foundations": full,
+                          "tableau": [rest, [], [], [], [], [], []], "reserve": [[]] * 7, "stock": []})
+    got = never_together(pos, frozenset(homes))
+    assert (tuple(card_symbol(c) for c in got) if got is not None else None) == pair

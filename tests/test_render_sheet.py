@@ -30,10 +30,11 @@ def ru_pdf(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 def test_russian_sheet_has_puzzles_then_answer_key(ru_pdf: Path) -> None:
     pages = pdf_pages(ru_pdf)
-    puzzles = len(list(DEMO.glob("*.yaml")))
-    # The legend and one puzzle fill the first page, two puzzles each later one; the key
+    # The first two puzzles are small and share the first page with the legend; the third is
+    # small too but alone, since the fourth (51 cards) is big and has a page of its own; the key
     # starts on a page of its own.
-    assert len(pages) == 1 + (puzzles - 1 + 1) // 2 + 1
+    assert len(list(DEMO.glob("*.yaml"))) == 4
+    assert len(pages) == 4
     first = pages[0]
     assert "Условные обозначения" in first and "Класс" in first
     assert CYRILLIC.search(first) and "Агнес Бернауэр" in first
@@ -41,7 +42,9 @@ def test_russian_sheet_has_puzzles_then_answer_key(ru_pdf: Path) -> None:
     assert "Доведите партию до конца: в игре ещё" in first  # cards are home already: no "all 52"
     assert "Ответы" not in "".join(pages[:-1])
     key = pages[-1]
-    assert "Ответы" in key and "→ в дом" in key and "6♥>f" in key
+    assert "Ответы" in key and "→ в дом" in key and "K♦>f" in key
+    # The worked example's line is only moves home: its answer is one sentence.
+    assert "Все 13 карт уходят в дом в любом порядке" in key and "6♥>f" not in key
     assert "Страница 1 / " in first
 
 
@@ -78,8 +81,8 @@ def test_answers_separate_and_none(tmp_path: Path) -> None:
 def test_key_gives_moves_as_notation_and_words() -> None:
     items = {i.id: i for i in load_items([str(DEMO)], "en")}
     run = items["demo-run-moves-whole"]
-    assert run.answer_notation.startswith("3♠>t2 A♣>f 2♥>f")
-    assert run.answer_words[1] == "A♣ → foundation"
+    assert run.answer_notation == "3♠>t2" and run.answer_words == ("3♠ → column 2",)
+    assert run.answer_tail == "Then the remaining 10 cards go home, in any order."
     legal = items["demo-deal-7-moves"]
     assert "10♣ → column 1" in legal.answer_words and "deal the stock" in legal.answer_words
 
@@ -171,9 +174,10 @@ def test_a_shown_stock_is_listed_face_up_and_the_key_explains_the_tempting_move(
     # The cards are drawn once, face up under the reserve; the note only says what that means.
     assert "4♥" not in item.stock_note and 'data-card="4♥"' in item.diagram
     assert item.diagram.count('class="stock"') == 0  # no face-down stock drawn beside them
-    assert item.explanation is not None and "«сдать из колоды» проигрывает" in item.explanation
+    assert item.explanation is not None and item.explanation.startswith("Ход 1: сдать из колоды — ")
     (run,) = load_items([str(DEMO / "03-run-moves-whole.yaml")], "en")
-    assert run.explanation is not None and run.explanation.startswith("Why not 3♣>t4")
+    assert run.explanation is not None
+    assert run.explanation.startswith("At move 1: 3♣>t4 (3♣ → column 4) — refused by the rules. ")
     assert run.stock_note is None
 
 
@@ -212,7 +216,7 @@ def test_the_key_explains_a_losing_deal_by_the_card_it_buries_in_every_language(
     for lang, text in texts.items():  # the cards as each language writes them (Т♣ in Russian)
         assert i18n.card_text(block.upper, lang) in text and i18n.card_text(block.lower, lang) in text
         assert block.pile in text
-    assert texts["en"].startswith("The move “deal the stock” loses: then")
+    assert texts["en"].startswith("At move 1: deal the stock — then")
     assert "может уйти только в дом" in texts["ru"] and "solo puede ir a su fundación" in texts["es"]
 
 
@@ -221,7 +225,7 @@ def test_a_long_line_ends_in_one_sentence_and_a_shown_stock_is_drawn_face_up() -
 
     file = ROOT / "tests" / "mined_positions" / "tableau-empty-d3-m40.yaml"
     (item,) = load_items([str(file)], "en")
-    assert item.answer_tail is not None and item.answer_tail.startswith("Then the last ")
+    assert item.answer_tail is not None and item.answer_tail.startswith("Then the remaining ")
     assert not item.answer_words[-1].endswith("foundation")  # the moves home are summed up
     assert "stock, face up, in dealing order" in item.diagram
     for card in load_scenario(file).position.stock:

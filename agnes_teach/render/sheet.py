@@ -8,6 +8,7 @@ so a worksheet never prints a key that the rules refuse.
 from __future__ import annotations
 
 import logging
+import textwrap
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from importlib import resources
@@ -24,12 +25,15 @@ from ..position import Position
 from ..predicates import IllegalMoveError
 from ..registry import Difficulty, RuleId, Task
 from ..scenario import Scenario, load_scenarios, scenario_files
-from ..tagger.refutation import Observation
-from ..tagger.teaching import home_tail_start
+from ..tagger.answer import MAX_CARDS, answer_cut
+from ..tagger.players import MISCONCEPTIONS
+from ..tagger.refutation import Observation, Reason, ReasonKind, Refuted, explain_scenario
+from ..tagger.teaching import cards_not_home
 from .env import atomic_path, environment, read_asset
-from .svg import position_svg
+from .svg import position_svg, svg_size
 
 PAPERS = ("a4", "letter")
+BIG_DIAGRAM_MM = 102  # a big puzzle's diagram: the width of the page's left half and a bit
 ANSWER_MODES = ("appendix", "none", "separate")
 
 
@@ -49,10 +53,20 @@ class SheetItem:
     rule: str | None = None  # the rule practised, one sentence (set on the first item of a theme's section)
     difficulty: str | None = None  # "Difficulty: easy", in the sheet's language
     stock_note: str | None = None  # the stock face up, in dealing order (stock_shown: true)
-    explanation: str | None = None  # why the tempting move fails
+    why: tuple[str, ...] = ()  # why the wrong moves fail, the tempting ones first (at most MAX_WHY)
+    why_more: str | None = None  # how many losing moves the key leaves unexplained
     show_title: bool = True  # a generated puzzle's neutral title ("Puzzle 3") would clash with its number
-    answer_tail: str | None = None  # "then the last N cards go home" for a line that ends so
-    answer_lines: int = 9  # room to write: more for a long line to play out
+    answer_tail: str | None = None  # one sentence for the moves home after the answer
+    answer_lines: int = 9  # writing lines: one per move of the answer on a small puzzle
+    numbered: bool = False  # the writing lines are numbered, one move each
+    compact: bool = False  # small enough to share a page with another puzzle
+    diagram_mm: float = BIG_DIAGRAM_MM  # the diagram's printed width
+    diagram_height_mm: float = BIG_DIAGRAM_MM  # and height (set, so the page's layout need not guess)
+
+    @property
+    def explanation(self) -> str | None:
+        """The first (most tempting) wrong move's explanation, if the key has one."""
+        return self.why[0] if self.why else None
 
 
 def difficulty_order(sc: Scenario) -> int:
@@ -67,76 +81,117 @@ def difficulty_label(difficulty: Difficulty | None, lang: str) -> str | None:
     return i18n.text(lang, "sheet", "Difficulty: {level}", level=word)
 
 
-def legal(pos: Position, move: Move) -> bool:
-    from ..engine import refusal
-
-    return refusal(pos, move) is None
+MAX_WHY = 4  # explanation lines per puzzle in the key: the tempting moves first
 
 
-def explanation(sc: Scenario, lang: str) -> str | None:
-    """Why the tempting move fails: the rule that refuses it, or, for a legal one the solver proves
-    losing, the deadlock the position shows after it (tagger.refutation), if one shows."""
-    from ..tagger.refutation import observe, reason
-
-    illegal = sc.expect.get("illegal") or {}
-    tempting = sc.expect.get("trap_move")
-    if tempting is None and sc.task == Task.KEY_MOVE and sc.distractor is not None:
-        # A key-move puzzle's tempting move is recorded as its distractor; the checker proved the
-        # key move the only winning one, so a legal distractor loses.
-        tempting = sc.distractor.move
-    if sc.task in (Task.TRAP, Task.KEY_MOVE, Task.WIN) and tempting is not None:
-        got = _resolved(sc.position, tempting)
-        if got is not None and legal(sc.position, got):
-            words = i18n.move_words(got, lang)
-            shown = words if got.is_deal else f"{got.symbol_text()} ({words})"
-            block = reason(sc.position, got)
-            if block is not None:
-                return i18n.text(lang, "sheet", "The move “{move}” loses: then {upper} covers {lower} in "
-                                 "{pile}; {upper} can go only to its foundation, which needs {lower} first, "
-                                 "so no line brings every card home.", move=shown,
-                                 upper=i18n.card_text(block.upper, lang),
-                                 lower=i18n.card_text(block.lower, lang),
-                                 pile=block.pile)
-            seen = observe(sc.position, got)
-            if seen is not None:
-                return observation_text(seen, shown, lang)
-            return i18n.text(lang, "sheet", "The move “{move}” loses: after it no line brings every card "
-                             "home (the solver proves it).", move=shown)
-    for text, rule_id in illegal.items():
-        got = _resolved(sc.position, text)
-        if got is not None:
-            from ..engine import refusal
-
-            why = refusal(sc.position, got)
-            if why is not None:
-                # The notation with the move in words, so a Russian reader sees К♠ beside K♠>t1.
-                shown = f"{got.symbol_text()} ({i18n.move_words(got, lang)})"
-                return i18n.text(lang, "sheet", "Why not {move}: {why}", move=shown,
-                                 why=i18n.refusal_message(why, lang))
-        del rule_id
-    return None
+def why_lines(refuted: Sequence[Refuted], lang: str) -> tuple[tuple[str, ...], str | None]:
+    """The key's explanations (at most MAX_WHY) and a note on the losing moves left out."""
+    shown = tuple(refuted_text(r, lang) for r in refuted[:MAX_WHY])
+    left = sum(len(r.moves) for r in refuted[MAX_WHY:])
+    more = i18n.ntext(lang, "sheet", "({n} more wrong move is not explained here.)",
+                      "({n} more wrong moves are not explained here.)", left) if left else None
+    return shown, more
 
 
-def observation_text(seen: Observation, move: str, lang: str) -> str:
-    """What a losing move changes for good, in words (tagger.refutation.observe)."""
+def _move_shown(move: Move, lang: str) -> str:
+    """A move in notation with its words (the words show the language's card letters)."""
+    words = i18n.move_words(move, lang)
+    return words if move.is_deal else f"{move.symbol_text()} ({words})"
+
+
+def _numbers(indices: Sequence[int]) -> str:
+    """Move numbers, 1-based, with runs joined: "1–4, 6"."""
+    runs: list[list[int]] = []
+    for n in (i + 1 for i in indices):
+        if runs and n == runs[-1][-1] + 1:
+            runs[-1].append(n)
+        else:
+            runs.append([n])
+    return ", ".join(f"{r[0]}–{r[-1]}" if len(r) > 2 else ", ".join(map(str, r)) for r in runs)
+
+
+def refuted_text(refuted: Refuted, lang: str) -> str:
+    """One line of the key: where the wrong moves are on offer, the moves, and why they fail."""
+    joiner = i18n.text(lang, "sheet", " or ")
+    moves = joiner.join(_move_shown(m, lang) for m in refuted.moves)
+    return i18n.ntext(lang, "sheet", "At move {at}: {moves} — {why}", "At moves {at}: {moves} — {why}",
+                      len(refuted.indices), at=_numbers(refuted.indices), moves=moves,
+                      why=reason_text(refuted.reason, lang))
+
+
+def reason_text(reason: Reason, lang: str) -> str:
+    """Why a move fails, in words (tagger.refutation computed it): a clause after the move."""
+    def card(c: Card | None) -> str:
+        return i18n.card_text(c, lang) if c is not None else ""
+
+    f = {"card": card(reason.card), "cover": card(reason.cover), "other": card(reason.other),
+         "landing": card(reason.landing), "pile": reason.pile}
+    t = i18n.text
+    kind = reason.kind
+    if kind is ReasonKind.REFUSED and reason.refusal is not None:
+        return t(lang, "sheet", "refused by the rules. {why}", why=i18n.refusal_message(reason.refusal, lang))
+    if kind is ReasonKind.DEADLOCK and reason.landing is not None:
+        return t(lang, "sheet", "{landing} was the last card {cover} could ever be laid on; now {cover} can "
+                 "go only to its foundation, yet it lies on {card} in {pile}, which that foundation needs "
+                 "first.", **f)
+    if kind is ReasonKind.DEADLOCK:
+        return t(lang, "sheet", "then {cover} lies on {card} in {pile}; {cover} can go only to its "
+                 "foundation, which needs {card} first, so no line brings every card home.", **f)
+    if kind is ReasonKind.DEAL_COVERS:
+        return t(lang, "sheet", "the deal lays {cover} on {card} in {pile}, and after that {card} never "
+                 "gets home, whatever is played.", **f)
+    if kind is ReasonKind.BURIED:
+        return t(lang, "sheet", "it lays {cover} over {card} in {pile}, and after that {card} never gets "
+                 "home, whatever is played.", **f)
+    if kind in (ReasonKind.LAST_EMPTY, ReasonKind.NEVER_HOME):
+        return _never_home_text(reason, lang, f)
+    if kind is ReasonKind.NOT_BOTH:
+        return t(lang, "sheet", "after it {card} and {other} never both get home: once one of them is home, "
+                 "the other can no longer follow.", **f)
+    if kind is ReasonKind.OBSERVED and reason.observation is not None:
+        return observation_text(reason.observation, lang)
+    return t(lang, "sheet", "it loses: after it no line brings every card home (the solver proves it).")
+
+
+def _never_home_text(reason: Reason, lang: str, f: dict[str, str]) -> str:
+    """A card that no continuation brings home, and what lies on it when its foundation waits."""
+    t = i18n.text
+    if reason.cover is not None:
+        why = t(lang, "sheet", "{card} never gets home, whatever is played: whenever its foundation is ready "
+                "for it, {cover} still lies on it.", **f)
+    else:
+        why = t(lang, "sheet", "{card} never gets home, whatever is played: it is never free when its "
+                "foundation is ready for it.", **f)
+    if reason.kind is ReasonKind.LAST_EMPTY:
+        return t(lang, "sheet", "it fills the last empty column, and after that {why}", why=why)
+    if reason.landing is not None:
+        return t(lang, "sheet", "it sends {landing} home, the last card {other} could be laid on, and after "
+                 "that {why}", why=why, landing=f["landing"], other=f["other"])
+    return t(lang, "sheet", "after it {why}", why=why)
+
+
+def observation_text(seen: Observation, lang: str) -> str:
+    """What a losing move changes for good, in words (tagger.refutation.observe), on a position too
+    big to walk every continuation of: a fact beside the solver's proof."""
     def sym(card: Card | None) -> str:
         return i18n.card_text(card, lang) if card is not None else ""
 
-    fields = {"move": move, "card": sym(seen.card), "under": sym(seen.under), "cover": sym(seen.cover),
-              "pile": seen.pile}
+    fields = {"card": sym(seen.card), "under": sym(seen.under), "cover": sym(seen.cover), "pile": seen.pile}
     t = i18n.text
     if seen.kind == "no-landing":
-        return t(lang, "sheet", "The move “{move}” loses (the solver proves it): after it {card} has no "
-                 "place left in the columns, since every card it could lie on is home, yet it still covers "
-                 "{under} in {pile}.", **fields)
+        return t(lang, "sheet", "it loses (the solver proves it): after it {card} has no place left in the "
+                 "columns, since every card it could lie on is home, yet it still covers {under} in {pile}.",
+                 **fields)
     if seen.kind == "buried" and seen.next:
-        return t(lang, "sheet", "The move “{move}” loses (the solver proves it): it lays {cover} on {card} "
-                 "in {pile}, and {card} is the next card its foundation needs.", **fields)
+        return t(lang, "sheet", "it loses (the solver proves it): it lays {cover} on {card} in {pile}, and "
+                 "{card} is the next card its foundation needs.", **fields)
     if seen.kind == "buried":
-        return t(lang, "sheet", "The move “{move}” loses (the solver proves it): after it {card} lies under "
-                 "{cover} in {pile}.", **fields)
-    return t(lang, "sheet", "The move “{move}” loses (the solver proves it): it fills the last empty column.",
-             **fields)
+        return t(lang, "sheet", "it loses (the solver proves it): after it {card} lies under {cover} in "
+                 "{pile}.", **fields)
+    if seen.kind == "last-host":
+        return t(lang, "sheet", "it loses (the solver proves it): it sends {card} home, the last card "
+                 "{under} could still be laid on.", **fields)
+    return t(lang, "sheet", "it loses (the solver proves it): it fills the last empty column.", **fields)
 
 
 def stock_note(sc: Scenario, lang: str) -> str | None:
@@ -147,9 +202,25 @@ def stock_note(sc: Scenario, lang: str) -> str | None:
                      "order, one row per deal. You may plan with that order.")
 
 
-def instruction(task: str | None, lang: str, pos: Position | None = None) -> str:
+def instruction(task: str | None, lang: str, pos: Position | None = None, *, lines: int | None = None,
+                rest: int = 0) -> str:
     """The task in words; a win task says how many cards are still to bring home (a mined
-    position has many home already)."""
+    position has many home already), and, with numbered `lines`, that each takes one move and
+    whether cards are left to go home after the last."""
+    if not lines or task != Task.WIN or pos is None:
+        return _task_text(task, lang, pos)
+    out = 52 - sum(pos.foundations)
+    if rest:
+        return i18n.ntext(lang, "sheet", "Finish the game: {n} card is still in play. Write one move on each "
+                          "line; after the last line, the cards left go home by themselves, in any order.",
+                          "Finish the game: {n} cards are still in play. Write one move on each line; after "
+                          "the last line, the cards left go home by themselves, in any order.", out)
+    return i18n.ntext(lang, "sheet", "Finish the game: {n} card is still in play. Write one move on each "
+                      "line.", "Finish the game: {n} cards are still in play. Write one move on each "
+                      "line.", out)
+
+
+def _task_text(task: str | None, lang: str, pos: Position | None) -> str:
     t = i18n.text
     if task == Task.WIN:
         out = 52 - sum(pos.foundations) if pos is not None else 52
@@ -164,14 +235,6 @@ def instruction(task: str | None, lang: str, pos: Position | None = None) -> str
     if task == Task.TRAP:
         return t(lang, "sheet", "One move here looks useful but loses the game. Which move must you avoid?")
     return t(lang, "sheet", "Write down every legal move in this position.")
-
-
-def _resolved(pos: Position, text: MoveText) -> Move | None:
-    """The move the text names, or None when it names none (empty pile, ambiguous)."""
-    try:
-        return resolve(pos, text)
-    except (AmbiguousMoveError, IllegalMoveError):
-        return None
 
 
 def _resolve(pos: Position, text: MoveText, file: str, what: str) -> Move:
@@ -364,19 +427,48 @@ def _unique(loaded: list[Scenario], note: Callable[[str], None]) -> tuple[list[S
     return ([sc for sc in loaded if id(sc) not in left_out], [sc for sc in loaded if id(sc) in left_out])
 
 
-HOME_TAIL_MIN = 4  # a long winning line ending in at least this many moves home prints them as one sentence
-MOVES_PER_LINE, MAX_LINES = 4, 20  # a pupil writes about four moves on a line; a page holds twenty
-LONG_LINE = 20  # shorter lines are printed whole: an endgame's moves home are part of its answer
+COMPACT_LINES = 12  # a small puzzle's writing lines beside its diagram; more, and it takes a page of its own
+BIG_LINES, MOVES_PER_LINE, MAX_LINES = 9, 4, 20  # a big puzzle: about four moves a line, at most twenty lines
+DIAGRAM_BOX_MM = (84.0, 76.0)  # a small puzzle's diagram fits this box (width, height): two a page on Letter
+MIN_DIAGRAM_MM = 58.0  # a diagram that fits the box only narrower than this (tall columns) takes a page
 
 
-def _home_tail(moves: list[Move]) -> tuple[list[Move], int]:
-    """(the moves to print, how many moves home end the line and are summed up in words).
+def answer_split(sc: Scenario, moves: list[Move]) -> tuple[list[Move], int]:
+    """(the moves the pupil writes, how many moves home follow them): a win task's solution cut
+    where the answer ends (``tagger.answer.answer_cut``); another task's answer whole."""
+    if sc.task != Task.WIN:
+        return moves, 0
+    theme = _theme(sc)
+    cut = answer_cut(sc.position, moves, MISCONCEPTIONS.get(theme) if theme is not None else None)
+    return moves[:cut], len(moves) - cut
 
-    Once only moves home are left, their order is whatever frees each card:
-    a mined game's last 30 moves home would fill the key without teaching."""
-    cut = home_tail_start(moves)
-    tail = len(moves) - cut
-    return (moves[:cut], tail) if tail >= HOME_TAIL_MIN and cut and len(moves) > LONG_LINE else (moves, 0)
+
+def rest_sentence(answer_moves: int, rest: int, lang: str) -> str | None:
+    """One sentence for the moves home after the answer (they go in any order)."""
+    if not rest:
+        return None
+    if not answer_moves:
+        return i18n.ntext(lang, "sheet", "The {n} card goes home.", "All {n} cards go home, in any order.",
+                          rest)
+    return i18n.ntext(lang, "sheet", "Then the remaining {n} card goes home.",
+                      "Then the remaining {n} cards go home, in any order.", rest)
+
+
+def _diagram_width(diagram: Markup) -> float:
+    """The printed width that fits the diagram into DIAGRAM_BOX_MM, keeping its proportions."""
+    width, height = svg_size(diagram)
+    box_w, box_h = DIAGRAM_BOX_MM
+    return round(min(box_w, box_h * width / height), 1)
+
+
+def _writing_room(sc: Scenario, answer_moves: int) -> int:
+    """How many lines a pupil gets: a line per move of a win task's answer on a small puzzle, one
+    for a key move or a trap; a big puzzle's answer at about four moves a line."""
+    if sc.task in (Task.KEY_MOVE, Task.TRAP):
+        return 1
+    if sc.task == Task.WIN and cards_not_home(sc.position) <= MAX_CARDS:
+        return answer_moves
+    return min(MAX_LINES, max(BIG_LINES, -(-answer_moves // MOVES_PER_LINE)))
 
 
 def load_items(
@@ -457,27 +549,81 @@ def _sheet_item(sc: Scenario, answered: tuple[str, list[Move]], number: int, lan
     label, moves = answered
     title = scenario_title(sc, lang)
     theme = _theme(sc)
-    shown, tail = _home_tail(moves)
+    shown, rest = answer_split(sc, moves)
+    diagram = position_svg(sc.position, lang, caption=title, stock_shown=sc.stock_shown)
+    lines = _writing_room(sc, len(shown))
+    small = cards_not_home(sc.position) <= MAX_CARDS
+    width = _diagram_width(diagram)
+    compact = small and lines <= COMPACT_LINES and width >= MIN_DIAGRAM_MM
+    numbered = small and sc.task == Task.WIN
+    why, more = why_lines(explain_scenario(sc, key_line(sc, moves)), lang)
+    shown_width = width if compact else BIG_DIAGRAM_MM
+    wide, height = svg_size(diagram)
     return SheetItem(
         number=number,
         id=sc.id,
         title=title,
-        instruction=instruction(sc.task, lang, sc.position),
-        diagram=position_svg(sc.position, lang, caption=title, stock_shown=sc.stock_shown),
+        instruction=instruction(sc.task, lang, sc.position, lines=lines if numbered else None, rest=rest),
+        diagram=diagram,
         answer_label=label,
         answer_notation=" ".join(m.symbol_text() for m in shown),
         answer_words=tuple(i18n.move_words(m, lang) for m in shown),
-        answer_tail=i18n.ntext(lang, "sheet", "Then the last {n} card goes home.",
-                               "Then the last {n} cards go home, each as soon as it is free.", tail)
-        if tail else None,
+        answer_tail=rest_sentence(len(shown), rest, lang),
         theme=theme,
         rule=i18n.text(lang, "rule-title", theme) if theme and new_theme else None,
         difficulty=difficulty_label(sc.difficulty, lang),
         stock_note=stock_note(sc, lang),
-        explanation=explanation(sc, lang),
+        why=why,
+        why_more=more,
         show_title=sc.generator is None,
-        answer_lines=min(MAX_LINES, max(9, -(-len(shown) // MOVES_PER_LINE))) if sc.task == Task.WIN else 9,
+        answer_lines=lines,
+        numbered=numbered,
+        compact=compact,
+        diagram_mm=shown_width,
+        diagram_height_mm=round(shown_width * height / wide, 1),
     )
+
+
+def key_line(sc: Scenario, moves: list[Move]) -> list[Move]:
+    """The line whose decision points the key explains: the solution (a key-move puzzle's key move
+    when it has none); nothing for a legal-moves or trap task without one."""
+    if sc.solution:
+        return moves if sc.task == Task.WIN else _replay(sc.position, sc.solution, sc.file)
+    return moves if sc.task == Task.KEY_MOVE else []
+
+
+# How a page prints, in mm, measured on WeasyPrint's layout of the sheet's CSS: the text block of each
+# paper inside its margins; the first page's head (title, name line, legend, notation); a rule's
+# heading; a small puzzle's frame (rule, heading, margins) around its diagram or side column; the
+# task's 9.5 pt text (a character's mean width, a line's height, a paragraph's margin); a writing line.
+PAGE_MM = {"a4": (182.0, 267.0), "letter": (187.9, 249.4)}
+HEAD_MM, RULE_HEAD_MM, FRAME_MM = 50.0, 10.5, 14.0
+CHAR_MM, TEXT_LINE_MM, PARAGRAPH_MM, WRITE_LINE_MM = 1.95, 4.3, 2.0, 6.0
+
+
+def block_height(item: SheetItem, text_width: float) -> float:
+    """About how tall a small puzzle prints (mm): its frame, then its diagram or, when taller, the
+    task, the stock note and the writing lines beside it; and its rule's heading above it."""
+    chars = max(10, int((text_width - item.diagram_mm - 5) / CHAR_MM))
+    texts = [t for t in (item.instruction, item.stock_note) if t]
+    side = sum(len(textwrap.wrap(t, chars)) * TEXT_LINE_MM + PARAGRAPH_MM for t in texts) \
+        + item.answer_lines * WRITE_LINE_MM
+    return FRAME_MM + max(item.diagram_height_mm, side) + (RULE_HEAD_MM if item.rule else 0)
+
+
+def sheet_pages(items: Sequence[SheetItem], paper: str = "a4") -> list[list[SheetItem]]:
+    """The puzzles page by page: two small ones share a page when both fit it (the first page also
+    holds the sheet's head), a big one has a page of its own."""
+    width, height = PAGE_MM[paper]
+    pages: list[list[SheetItem]] = []
+    for item in items:
+        if item.compact and pages and len(pages[-1]) == 1 and pages[-1][0].compact:
+            room = height - (HEAD_MM if len(pages) == 1 else 0)
+            if block_height(pages[-1][0], width) + block_height(item, width) <= room:
+                pages[-1].append(item)
+                continue
+        pages.append([item])
+    return pages
 
 
 def sheet_html(items: Sequence[SheetItem], lang: str, *, paper: str = "a4",
@@ -490,6 +636,7 @@ def sheet_html(items: Sequence[SheetItem], lang: str, *, paper: str = "a4",
     template = environment(lang).get_template("sheet.html.j2")
     return template.render(
         items=items,
+        pages=sheet_pages(items, paper),
         paper="A4" if paper == "a4" else "letter",
         show_puzzles=not key_only,
         show_key=key_only or answers == "appendix",

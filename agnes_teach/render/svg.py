@@ -361,3 +361,9 @@ def _move_arrow(pos: Position, lay: _Layout, move: Move) -> str:
         height = len(pos.pile(move.dest)) if kind is not PileKind.EXPOSED or index < len(pos.exposed) else 0
         x2, y2 = target.x + CARD_W / 2, target.card_y(max(height, 0)) + 12
     return _arrow(x1, y1, x2, y2)
+
+
+def svg_size(svg: str) -> tuple[float, float]:
+    """The width and height a diagram of ``position_svg`` declares (its drawing units)."""
+    head = svg[:svg.index(">")]
+    return float(head.split(' width="')[1].split('"')[0]), float(head.split(' height="')[1].split('"')[0])

@@ -1,31 +1,53 @@
-"""Why a tempting move loses, read off the position after it (criterion 6 of "Puzzles that teach").
+"""Why a wrong move loses, read off the positions after it (criterion 6 of "Puzzles that teach").
 
-The solver proves that a move loses; a pupil needs a reason.  The reason
-given here is a **deadlock** the position after the move shows: a card that
-can never again go onto the tableau (every card it could lie on is home, and
-it cannot enter an empty column) lies above a card of its own suit that its
-foundation needs first.  It can move only home, and home waits for the card
-under it, so no line wins.  The test is sound (each such pair alone proves
-the loss) but not complete: most lost mid-game positions show no such pair
-(their loss lies deeper than any pattern visible now).  For those,
-``observe`` reads off what the move changes for good, a fact the pupil can
-check on the page: a card that loses its last landing in the columns while
-it still covers another, the card its foundation needs next buried under
-the moved card (or a dealt one), the last empty column filled, or any card
-buried.  The key then says the solver proves the loss and names that fact;
-only a move that changes none of these gets the bare "the solver proves it".
+The solver proves that a move loses; a pupil needs a reason (``why_loses``),
+the most telling first:
+
+1. a **deadlock** the position after the move shows: a card that can never
+   again go onto the tableau (every card it could lie on is home, and it
+   cannot enter an empty column) lies above a card of its own suit that its
+   foundation needs first. It can move only home, and home waits for the card
+   under it, so no line wins. Sound (each such pair alone proves the loss), not
+   complete.
+2. on a **small position** (at most ``REACH_CARDS`` cards not home), every
+   continuation at once (``reach``): the first card of a suit that no line
+   brings home, and the cards lying on it whenever its foundation waits for it.
+   The key then names what the move did to that card (dealt or laid a card on
+   it, filled the last empty column) or just the card and what covers it; when
+   every suit can be completed, only never all together, two cards that never
+   get home together. Exact: the walk sees every state.
+3. on a position too big to walk, what the move changes for good
+   (``observe``): a card that loses its last landing in the columns while it
+   still covers another, the card its foundation needs next buried under the
+   moved card (or a dealt one), the last empty column filled, or any card
+   buried: a fact beside the solver's proof.
+
+``refute`` gives every losing alternative of an answer's decision points its
+reason, grouped by reason, the tempting ones first; a move the rules refuse
+is explained by its rule (``engine.refusal``).
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+from enum import IntEnum, StrEnum
+from functools import lru_cache
 
-from ..cards import Card, suit_of
-from ..engine import apply_unchecked
-from ..moves import Move
+from ..cards import Card, make_card, rank_at, rank_index, rank_of, suit_of
+from ..engine import apply_unchecked, legal_moves, refusal, resolve
+from ..graph import autoplay
+from ..keys import state_key
+from ..moves import AmbiguousMoveError, Move, MoveText
 from ..position import Position
+from ..predicates import IllegalMoveError, Refusal
+from ..registry import Task
+from ..scenario import Scenario
+from ..solver import canonical_key
 from ..solver.fast import FastState
 from ..solver.search import stuck_cards
+from .answer import MAX_CARDS, Answer, analyse
+from .players import MISCONCEPTIONS, Misconception
 
 
 @dataclass(frozen=True)
@@ -63,7 +85,8 @@ class Observation:
 
     ``kind``: ``no-landing`` (`card` lost its last landing in the columns, and still covers
     `under` in `pile`); ``buried`` (`card`, needed next by its foundation when `next` is true,
-    is covered by `cover` in `pile`); ``last-empty`` (the move fills the last empty column).
+    is covered by `cover` in `pile`); ``last-empty`` (the move fills the last empty column);
+    ``last-host`` (the move sends `card` home, the last card `under` could be laid on).
     A fact, not a proof: the solver proves the loss."""
 
     kind: str
@@ -112,9 +135,361 @@ def observe(pos: Position, move: Move) -> Observation | None:
         return best[1]
     if any(not col for col in pos.tableau) and all(col for col in after.tableau):
         return Observation("last-empty")
-    return best[1] if best is not None else None
+    if best is not None:
+        return best[1]
+    guest = last_guest(after, move)
+    return Observation("last-host", move.card, under=guest) if guest is not None else None
+
+
+def last_guest(after: Position, move: Move) -> Card | None:
+    """For a move home: a card still in play that the moved card was the last place for (every
+    other card it could be laid on is home), the nearest to home first; None otherwise."""
+    if move.card is None or not move.dest.is_foundation:
+        return None
+    rules = FastState(after).rules
+    deck = [Card(c) for c in range(52)]
+    home = [after.is_home(c) for c in deck]
+    guests = [c for c in deck if not home[c] and move.card in rules.hosts[c]
+              and all(home[h] for h in rules.hosts[c])]
+    rel = rules.rel
+    return min(guests, key=lambda c: rel[c] - after.foundations[suit_of(c)]) if guests else None
 
 
 def reason(pos: Position, move: Move) -> Deadlock | None:
     """The deadlock the position shows right after the tempting `move` (None: none shows)."""
     return deadlock(apply_unchecked(pos, move))
+
+
+# ---------------------------------------------------------------- every continuation (small positions)
+
+SUIT_SIZE = 13
+# Positions with at most this many cards not home are explored whole: issue 20's puzzles (at most
+# MAX_CARDS) always, and the old library's endgames of up to about 30 cards within the budget (with
+# safe moves home played at once, such a walk takes about a second).
+REACH_CARDS = MAX_CARDS + 8
+EXACT_STATES = 5_000  # the walk that plays every legal move stops here and tries the shorter walk
+REACH_STATES = 50_000  # the budget of the walk with safe moves home played (states: machine-independent)
+
+
+@dataclass(frozen=True)
+class Reach:
+    """What the continuations of a position can bring home, read off every reachable state.
+
+    ``blocked``: per suit no continuation completes, the first card of it that never gets home,
+    with the cards that lie on it in every reachable state where its foundation waits for it
+    (nearest first; empty when no one card does). ``homes``: the foundation counts of every
+    reachable state (to find two cards that never get home together)."""
+
+    blocked: tuple[tuple[Card, tuple[Card, ...]], ...]
+    homes: frozenset[tuple[int, ...]]
+
+
+def _cards_on(pos: Position, card: Card) -> tuple[Card, ...] | None:
+    """The cards lying on `card` in its pile, nearest first; None while it is in the stock."""
+    for _, pile in _piles(pos):
+        if card in pile:
+            return pile[pile.index(card) + 1:]
+    return None
+
+
+def _next_card(pos: Position, suit: int) -> Card:
+    return make_card(rank_at(pos.base, pos.foundations[suit]), suit)
+
+
+def reach(pos: Position) -> Reach | None:
+    """Every continuation of `pos` at once (None: too many states for the budgets).
+
+    The walk plays every legal move; when that is more than ``EXACT_STATES`` states it tries
+    again with safe moves home played at once (``graph.autoplay``), up to ``REACH_STATES``: a
+    safe card home takes no place any card still needs, so what can get home is the same."""
+    return _walk(pos, EXACT_STATES, False) or _walk(pos, REACH_STATES, True)
+
+
+def _walk(pos: Position, max_states: int, safe: bool) -> Reach | None:
+    start = autoplay(pos)[0] if safe else pos
+    seen = {state_key(start)}
+    stack = [start]
+    homes: set[tuple[int, ...]] = set()
+    # (suit, cards home): the cards on the suit's next card in every state seen with that count.
+    covering: dict[tuple[int, int], tuple[Card, ...]] = {}
+    while stack:
+        here = stack.pop()
+        homes.add(here.foundations)
+        for suit, count in enumerate(here.foundations):
+            if count < SUIT_SIZE:
+                on = _cards_on(here, _next_card(here, suit)) or ()
+                key = (suit, count)
+                covering[key] = tuple(c for c in covering[key] if c in on) if key in covering else on
+        for move in legal_moves(here):
+            after = apply_unchecked(here, move)
+            if safe:
+                after = autoplay(after)[0]
+            key_after = state_key(after)
+            if key_after not in seen:
+                if len(seen) >= max_states:
+                    return None
+                seen.add(key_after)
+                stack.append(after)
+    best = [max(h[suit] for h in homes) for suit in range(4)]
+    blocked = tuple((make_card(rank_at(pos.base, best[suit]), suit), covering[(suit, best[suit])])
+                    for suit in range(4) if best[suit] < SUIT_SIZE)
+    return Reach(blocked, frozenset(homes))
+
+
+# ---------------------------------------------------------------- a reason for every losing move
+
+
+class ReasonKind(StrEnum):
+    """How the key explains a move that loses (or is refused)."""
+
+    REFUSED = "refused"  # the rules refuse it: `refusal`
+    DEADLOCK = "deadlock"  # `cover` lies on `card` in `pile`, can go only home, and home needs `card` first
+    DEAL_COVERS = "deal-covers"  # the deal lays `cover` on `card` in `pile`; `card` then never gets home
+    BURIED = "buried"  # the move lays `cover` over `card` in `pile`; `card` then never gets home
+    LAST_EMPTY = "last-empty"  # it fills the last empty column; `card` then never gets home
+    # After it `card` never gets home (`cover` lies on it when it is needed); for a move home, `landing`
+    # was the last card `other` could be laid on.
+    NEVER_HOME = "never-home"
+    NOT_BOTH = "not-both"  # after it `card` and `other` never both get home
+    OBSERVED = "observed"  # a position too big to explore: what the move changes for good (`observation`)
+    UNEXPLAINED = "unexplained"  # too big to explore, and nothing shows: only the solver's proof
+
+
+@dataclass(frozen=True)
+class Reason:
+    """Why one move loses, in facts a pupil can check (the move itself is not part of it, so
+    moves that lose for the same reason share one)."""
+
+    kind: ReasonKind
+    card: Card | None = None
+    cover: Card | None = None
+    pile: str = ""
+    other: Card | None = None
+    refusal: Refusal | None = None
+    observation: Observation | None = None
+    landing: Card | None = None  # a move home's card, the last one `cover` (`other`) could lie on
+
+
+def _last_landing(pos: Position, move: Move, after: Position, card: Card) -> Card | None:
+    """The moved card, when the move took the last place in the columns `card` could lie on (it
+    went home): `card` could go onto the tableau before the move, and only home after it."""
+    if move.card is None or not move.dest.is_foundation:
+        return None
+    newly = not stuck_cards(FastState(pos))[card] and stuck_cards(FastState(after))[card]
+    return move.card if newly else None
+
+
+@lru_cache(maxsize=4096)
+def why_loses(pos: Position, move: Move) -> Reason:
+    """The reason a legal `move` the solver proved losing loses, the most telling first: a
+    deadlock the position shows; on a small position, the card that then never gets home
+    in any continuation (found by walking them all); else what the move changes for good."""
+    after = apply_unchecked(pos, move)
+    block = deadlock(after)
+    if block is not None:
+        return Reason(ReasonKind.DEADLOCK, card=block.lower, cover=block.upper, pile=block.pile,
+                      landing=_last_landing(pos, move, after, block.upper))
+    if not pos.profile.foundation_return and _not_home(after) <= REACH_CARDS:
+        found = reach(after)
+        if found is not None:
+            why = _reason_from_reach(pos, move, after, found)
+            if why is not None:
+                return why
+    seen = observe(pos, move)
+    if seen is not None:
+        return Reason(ReasonKind.OBSERVED, observation=seen)
+    return Reason(ReasonKind.UNEXPLAINED)
+
+
+def _not_home(pos: Position) -> int:
+    return 52 - sum(pos.foundations)
+
+
+def _reason_from_reach(pos: Position, move: Move, after: Position, found: Reach) -> Reason | None:
+    """The reason a walk of every continuation gives: the move buries (or deals onto) a card that
+    then never gets home; or it fills the last empty column; or some card never gets home."""
+    if not found.blocked:
+        pair = never_together(after, found.homes)
+        return Reason(ReasonKind.NOT_BOTH, card=pair[0], other=pair[1]) if pair is not None else None
+    covers = dict(found.blocked)
+
+    def distance(card: Card) -> int:
+        return rank_index(after.base, rank_of(card)) - after.foundations[suit_of(card)]
+
+    before = dict(_piles(pos))
+    grown = [(name, pile) for name, pile in _piles(after)
+             if len(pile) > len(before[name]) and pile[:len(before[name])] == before[name]]
+    for name, pile in grown:
+        under = [c for c in before[name] if c in covers]
+        if under:
+            card = min(under, key=distance)
+            kind = ReasonKind.DEAL_COVERS if move.is_deal else ReasonKind.BURIED
+            return Reason(kind, card=card, cover=pile[len(before[name])], pile=name)
+    card = min(covers, key=lambda c: (not covers[c], distance(c), suit_of(c)))
+    cover = covers[card][0] if covers[card] else None
+    if any(not col for col in pos.tableau) and all(after.tableau):
+        return Reason(ReasonKind.LAST_EMPTY, card=card, cover=cover)
+    guest = last_guest(after, move)  # what a move home took away, beside what it leads to
+    return Reason(ReasonKind.NEVER_HOME, card=card, cover=cover, other=guest,
+                  landing=move.card if guest is not None else None)
+
+
+def never_together(after: Position, homes: frozenset[tuple[int, ...]]) -> tuple[Card, Card] | None:
+    """Two cards no reachable state has home together, given the foundation counts of every
+    reachable state (``Reach.homes``): the pair needing the fewest cards home first. Whenever the
+    first is home, the second is not; since foundations are final, then it never gets there."""
+    best: tuple[int, Card, Card] | None = None
+    for first in range(4):
+        for second in range(4):
+            if first == second:
+                continue
+            for count in range(after.foundations[first], SUIT_SIZE):
+                with_first = [h[second] for h in homes if h[first] > count]
+                if not with_first:
+                    break
+                most = max(with_first)
+                if most < SUIT_SIZE:
+                    cost = count - after.foundations[first] + most - after.foundations[second]
+                    if best is None or cost < best[0]:
+                        best = (cost, make_card(rank_at(after.base, count), first),
+                                make_card(rank_at(after.base, most), second))
+                    break
+    return (best[1], best[2]) if best is not None else None
+
+
+# ---------------------------------------------------------------- the answer's losing moves, explained
+
+
+class Temptation(IntEnum):
+    """Which wrong moves the key explains first."""
+
+    NAMED = 0  # the file names it: expect.illegal, expect.trap_move, the distractor
+    BELIEF = 1  # the theme's misconception plays it where the rule decides
+    OTHER = 2
+
+
+@dataclass(frozen=True)
+class Refuted:
+    """Wrong moves that lose (or are refused) for one reason, and where they are on offer: before
+    the answer's moves `indices` (0: the puzzle's start)."""
+
+    indices: tuple[int, ...]
+    moves: tuple[Move, ...]
+    reason: Reason
+    temptation: Temptation
+
+
+def refute(pos: Position, answer: Answer | None, named: Sequence[Move] = (),
+           misconception: Misconception | None = None) -> list[Refuted]:
+    """Every losing alternative of the answer's decision points with its reason, grouped by
+    reason, the tempting ones first (`named` moves, then the believer's), then by move number.
+
+    `named`: the file's tempting moves at the start; a refused one is explained by its rule.
+    Without an `answer` (a position too big to analyse), the legal named moves are taken as
+    the file claims: losing (the checker proves it)."""
+    found: list[tuple[int, Move, Reason, Temptation]] = []
+    legal_named: dict[bytes, Move] = {}
+    for move in named:
+        refused = refusal(pos, move)
+        if refused is not None:
+            found.append((0, move, Reason(ReasonKind.REFUSED, refusal=refused), Temptation.NAMED))
+        else:
+            legal_named.setdefault(canonical_key(apply_unchecked(pos, move)), move)
+    if answer is None:
+        found += [(0, move, why_loses(pos, move), Temptation.NAMED) for move in legal_named.values()]
+        return _grouped(found)
+    positions = [pos]
+    for move in answer.moves:
+        positions.append(apply_unchecked(positions[-1], move))
+    for point in answer.decisions:
+        here = positions[point.index]
+        believer = set(misconception.allowed(here, legal_moves(here))) \
+            if misconception is not None and point.rule_decides else set()
+        for move in point.losing:
+            temptation = Temptation.BELIEF if move in believer else Temptation.OTHER
+            if point.index == 0:
+                twin = legal_named.get(canonical_key(apply_unchecked(here, move)))
+                if twin is not None:  # the file's own spelling of the move (a symmetric twin)
+                    move, temptation = twin, Temptation.NAMED
+            found.append((point.index, move, why_loses(here, move), temptation))
+    return _grouped(found)
+
+
+def _grouped(found: list[tuple[int, Move, Reason, Temptation]]) -> list[Refuted]:
+    """One entry per reason and set of move numbers: a move losing the same way at several points
+    is one entry, and so are moves losing the same way at the same points."""
+    by_move: list[tuple[Reason, Move, list[int], Temptation]] = []
+    for index, move, reason, temptation in found:
+        for i, (have, other, indices, was) in enumerate(by_move):
+            if have == reason and other == move:
+                indices.append(index)
+                by_move[i] = (have, other, indices, min(was, temptation))
+                break
+        else:
+            by_move.append((reason, move, [index], temptation))
+    out: list[Refuted] = []
+    for reason, move, indices, temptation in by_move:
+        at = tuple(sorted(set(indices)))
+        for i, entry in enumerate(out):
+            if entry.reason == reason and entry.indices == at:
+                out[i] = replace(entry, moves=(*entry.moves, move),
+                                 temptation=min(entry.temptation, temptation))
+                break
+        else:
+            out.append(Refuted(at, (move,), reason, temptation))
+    return sorted(out, key=lambda r: (r.temptation, r.indices[0]))
+
+
+def _resolved(pos: Position, text: MoveText | None) -> Move | None:
+    """The move the text names here, or None (no text, an empty pile, an ambiguous name)."""
+    if text is None:
+        return None
+    try:
+        return resolve(pos, text)
+    except (AmbiguousMoveError, IllegalMoveError):
+        return None
+
+
+def named_moves(sc: Scenario) -> list[Move]:
+    """The tempting moves a file names at its start: ``expect.illegal``, ``expect.trap_move`` and
+    the distractor (text that names no move here is passed over)."""
+    distractor = sc.distractor.move if sc.distractor is not None else None
+    texts = [*(sc.expect.get("illegal") or {}), sc.expect.get("trap_move"), distractor]
+    found = (_resolved(sc.position, text) for text in texts)
+    return list(dict.fromkeys(m for m in found if m is not None))
+
+
+def _claimed_losing(sc: Scenario, named: list[Move]) -> list[Move]:
+    """The named moves the file claims lose and the checker proves: refused ones, the trap move,
+    a key-move puzzle's distractor (the key move is proved the only winning one)."""
+    claimed = {_resolved(sc.position, sc.expect.get("trap_move"))}
+    if sc.task == Task.KEY_MOVE and sc.distractor is not None:
+        claimed.add(_resolved(sc.position, sc.distractor.move))
+    return [m for m in named if m in claimed or refusal(sc.position, m) is not None]
+
+
+def explain_scenario(sc: Scenario, line: Sequence[Move]) -> list[Refuted]:
+    """Every wrong move a puzzle's key explains, the tempting ones first (``refute``).
+
+    `line`: the answer's winning line (a win task's solution, a key-move puzzle's key move and
+    on). A small puzzle (at most ``MAX_CARDS`` cards not home) has every decision point of its
+    answer analysed (only the first, for a task that asks for the first move); a bigger one
+    explains the tempting moves its file names, as the file claims them."""
+    pos = sc.position
+    theme = sc.themes[0] if sc.themes else None
+    misconception = MISCONCEPTIONS.get(theme) if theme is not None else None
+    named = named_moves(sc)
+    if _not_home(pos) > MAX_CARDS or not line or sc.task == Task.LEGAL_MOVES:
+        return refute(pos, None, _claimed_losing(sc, named), misconception)
+    found = _analysed(pos, tuple(line), theme)
+    if sc.task != Task.WIN:
+        found = replace(found, decisions=tuple(d for d in found.decisions if d.index == 0))
+        if not found.decisions:  # the first move is one home: no decision point analysed
+            return refute(pos, None, _claimed_losing(sc, named), misconception)
+    return refute(pos, found, named, misconception)
+
+
+@lru_cache(maxsize=256)
+def _analysed(pos: Position, line: tuple[Move, ...], theme: str | None) -> Answer:
+    """The answer's decision points, once per puzzle however many languages its sheets are in."""
+    return analyse(pos, line, MISCONCEPTIONS.get(theme) if theme is not None else None)

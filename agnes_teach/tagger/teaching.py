@@ -16,7 +16,7 @@ verdicts; nothing decides a rule.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from ..engine import apply_unchecked, legal_moves
@@ -134,18 +134,6 @@ def measure(pos: Position, theme: str | None, line: list[Move], *, playouts: int
         decisions=decisions,
         unknown=unknown + statuses.count(Verdict.UNKNOWN),
     )
-
-
-def home_tail_start(line: Sequence[Move]) -> int:
-    """How many moves of a winning line come before the moves home that end it.
-
-    From that point every card left goes home by itself: a move home is the only
-    kind left, and each card goes as soon as it is free, so the order is no choice
-    the pupil makes. The worksheet cuts its key there; the answer's length is this."""
-    cut = len(line)
-    while cut and line[cut - 1].dest.is_foundation:
-        cut -= 1
-    return cut
 
 
 def cards_not_home(pos: Position) -> int:
