@@ -35,6 +35,16 @@ def _data(s: Scenario) -> dict[str, Any]:
 
 SCENARIOS = _scenarios()
 GENERATED = [s for s in SCENARIOS if s.generator is not None]
+SMALL_DIR = LIBRARY / "small"  # issue 20's small puzzles: critical moments cut down
+WHOLE_DIR = LIBRARY / "generated"  # issue 8's library: positions of whole games
+
+
+def _in(folder: Path, s: Scenario) -> bool:
+    return folder in Path(s.file).parents
+
+
+SMALL = [s for s in SCENARIOS if _in(SMALL_DIR, s)]
+WHOLE = [s for s in SCENARIOS if _in(WHOLE_DIR, s)]
 
 
 @pytest.mark.parametrize("scenario", SCENARIOS, ids=[s.id for s in SCENARIOS])
@@ -45,7 +55,8 @@ def test_scenario_passes_the_checker(scenario: Scenario) -> None:
 
 
 def test_counts_per_theme_meet_the_minimum() -> None:
-    counts = Counter(theme for s in GENERATED for theme in s.themes)
+    """The whole-game library's counts (issue 8); the small set's are below."""
+    counts = Counter(theme for s in WHOLE for theme in s.themes)
     for theme, spec in sorted(THEMES.items()):
         assert counts[theme] >= (12 if spec.required else 8), (theme, counts[theme])
 
@@ -124,7 +135,7 @@ def test_every_puzzle_records_the_play_that_meets_criteria_1_and_2() -> None:
 
 def test_within_each_theme_the_ratings_differ_in_measured_random_play() -> None:
     by: dict[tuple[str, str], list[int]] = {}
-    for s in GENERATED:
+    for s in WHOLE:
         if not _in_demo(s):
             rate = s.measured["random_win_percent"]
             assert s.difficulty is not None
@@ -135,8 +146,9 @@ def test_within_each_theme_the_ratings_differ_in_measured_random_play() -> None:
         assert means[0] > means[1] > means[2], (theme, means)
 
 
-# One puzzle per rating, measured again with the real referee (100 fatal-mistake games each).
-SAMPLE = [s for s in GENERATED if not _in_demo(s) and s.themes[0] == "tableau.empty"]
+# One small puzzle per rating, measured again with the real referee (100 fatal-mistake games each)
+# and held to every criterion of issue 20 (the economy recomputed).
+SAMPLE = [s for s in SMALL if s.themes[0] == "tableau.empty"]
 SAMPLE = [next(s for s in SAMPLE if s.difficulty == d) for d in Difficulty]
 
 
@@ -152,3 +164,31 @@ def test_the_hand_made_illustrations_live_outside_the_library() -> None:
     assert len(list(examples.glob("*.yaml"))) >= 3
     assert not (LIBRARY / "handmade").exists()
     assert all(s.generator is not None for s in _teaching_files())
+
+
+def test_every_small_puzzle_is_small_short_and_minimal_as_recorded() -> None:
+    """Issue 20's size bars and economy record, read off every small file (the sample above and
+    `check --teach puzzles/small` recompute them)."""
+    from agnes_teach.tagger.answer import MAX_ANSWER, MAX_CARDS, answer_cut
+    from agnes_teach.tagger.players import MISCONCEPTIONS
+    from agnes_teach.tagger.teaching import cards_not_home
+
+    assert len(SMALL) >= 12
+    for s in SMALL:
+        measured = s.measured
+        assert measured["cards"] == cards_not_home(s.position) <= MAX_CARDS, s.file
+        line = _line(s)
+        assert measured["answer_moves"] == answer_cut(s.position, line, MISCONCEPTIONS[s.themes[0]]), s.file
+        assert measured["answer_moves"] <= MAX_ANSWER, s.file
+        assert measured["minimal"] is True and _data(s)["economy"], s.file
+
+
+def _line(s: Scenario) -> list:  # type: ignore[type-arg]
+    from agnes_teach.engine import apply_move, resolve
+
+    pos, out = s.position, []
+    for text in s.solution or []:
+        move = resolve(pos, text)
+        out.append(move)
+        pos = apply_move(pos, move)
+    return out

@@ -88,18 +88,11 @@ def _descend(best: Judged, theme: Theme, verdict: Verdicts, tally: Tally,
         best = min(passing, key=lambda j: j.kept.priority())
 
 
-def reduce_moment(pos: Position, theme_id: str, *, positions: int = SEARCH_POSITIONS,
-                  tally: Tally | None = None, deadline: float | None = None) -> Reduced | None:
-    """The smallest puzzle that keeps the lesson of the critical moment `pos`, or None."""
-    tally = tally or Tally()
-    theme = THEMES[theme_id]
-    verdict = Verdicts()
-    start = keeps_lesson(pos, theme_id, (), verdict, tally)
-    if start is None:
-        return None
+def _search(start: Kept, theme: Theme, verdict: Verdicts, tally: Tally, positions: int,
+            deadline: float | None, strict: bool, seen: dict[bytes, Judged]) -> Judged | None:
+    """Best first on size from `start`: the smallest kept position that meets every criterion."""
     heap: list[tuple[tuple[int, int], int, Kept]] = [(start.priority(), 0, start)]
-    seen: dict[bytes, Judged] = {}
-    visited = {puzzle_key(pos)}
+    visited = {puzzle_key(start.position)}
     best: Judged | None = None
     examined = 0
     while heap and examined < positions:
@@ -107,21 +100,43 @@ def reduce_moment(pos: Position, theme_id: str, *, positions: int = SEARCH_POSIT
             break
         _, _, kept = heapq.heappop(heap)
         if kept.small:
-            judged = judge(kept, theme, verdict, believer=False)
-            seen[canonical_key(kept.position)] = judged
+            key = canonical_key(kept.position)
+            judged = seen.get(key) or judge(kept, theme, verdict, believer=False)
+            seen[key] = judged
             if judged.problem is None and (best is None or kept.priority() < best.kept.priority()):
                 best = judged
             elif judged.problem is not None:
                 tally.add(f"judged: {judged.problem.split(' (')[0]}")
         for what, child in reductions(kept.position, list(kept.line)):
-            key = puzzle_key(child)
-            if key in visited:
+            child_key = puzzle_key(child)
+            if child_key in visited:
                 continue
-            visited.add(key)
+            visited.add(child_key)
             examined += 1
-            smaller = keeps_lesson(child, theme_id, (*kept.steps, what), verdict, tally)
+            smaller = keeps_lesson(child, theme.id, (*kept.steps, what), verdict, tally, strict)
             if smaller is not None:
                 heapq.heappush(heap, (smaller.priority(), examined, smaller))
+    return best
+
+
+def reduce_moment(pos: Position, theme_id: str, *, positions: int = SEARCH_POSITIONS,
+                  tally: Tally | None = None, deadline: float | None = None) -> Reduced | None:
+    """The smallest puzzle that keeps the lesson of the critical moment `pos`, or None.
+
+    Two searches, the narrow one first: through positions whose answer makes the rule's first use
+    at a decision point (where that holds, it reaches small puzzles sooner), then, if that finds
+    none, through every position that keeps the lesson."""
+    tally = tally or Tally()
+    theme = THEMES[theme_id]
+    verdict = Verdicts()
+    seen: dict[bytes, Judged] = {}
+    best = None
+    for strict in (True, False):
+        start = keeps_lesson(pos, theme_id, (), verdict, tally, strict)
+        if start is not None:
+            best = _search(start, theme, verdict, tally, positions, deadline, strict, seen)
+        if best is not None:
+            break
     if best is None:
         tally.add("no small puzzle kept the lesson")
         return None
@@ -220,6 +235,7 @@ class Search:
     positions: int = SEARCH_POSITIONS
     found: list[Puzzle] = field(default_factory=list)
     moments: int = 0
+    on_found: Callable[[Puzzle], None] | None = None  # called with each puzzle as it is kept
 
 
 def find(search: Search, deals: Iterable[int], profile: Profile, *, avoid: set[str] | None = None,
@@ -259,4 +275,6 @@ def find(search: Search, deals: Iterable[int], profile: Profile, *, avoid: set[s
             puzzle.seed = number
             search.found.append(puzzle)
             from_deal += 1
+            if search.on_found is not None:
+                search.on_found(puzzle)
     return search.found

@@ -301,7 +301,7 @@ def scenario_title(sc: Scenario, lang: str) -> str:
 
 
 LIBRARY_PACKAGE = "agnes_teach.puzzles"  # the repository's puzzles/, installed inside the package
-LIBRARY_PUZZLES = "generated"  # what a sheet draws from when no file is named: the mined library
+LIBRARY_PUZZLES = "small"  # what a sheet draws from when no file is named: the small puzzles (issue 20)
 COPY_PREFIX = "demo-"  # a copied puzzle's id: the prefix and its source's id (puzzles/build-demo.sh)
 
 

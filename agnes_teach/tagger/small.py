@@ -45,8 +45,10 @@ from .teaching import MIN_FIRST_MOVES, cards_not_home, rating_of
 from .themes import THEME_TAGS, ThemeTag
 
 SOLVE_NODES = 200_000  # one position's proof
-BELIEF_STATES = 20_000  # the believer's search while cutting down (undecided: keep going, judge at the end)
+BELIEF_STATES = 2_000  # the believer's search while cutting down (undecided: keep going, judge at the end)
+DECISION_SLACK = 6  # keeps_lesson asks for a decision point on the answer from this many cards above the bar
 LESSON_LOST = "the lesson is lost"  # a reduction after which the position no longer keeps the lesson
+KEPT_PREFIX = "reduced: "  # how keeps_lesson tallies why a position no longer keeps the lesson
 
 _PILE_KINDS = (PileKind.COLUMN, PileKind.RESERVE, PileKind.EXPOSED)  # the piles a card can be sent home from
 
@@ -139,45 +141,45 @@ def lesson_moves(pos: Position, line: tuple[Move, ...], cut: int, misconception:
 
 
 def keeps_lesson(pos: Position, theme_id: str, steps: tuple[str, ...], verdict: Verdicts,
-                 tally: Tally) -> Kept | None:
+                 tally: Tally, strict: bool = False) -> Kept | None:
     """`pos` as a kept position when it is won, its answer needs the rule, it is not won under the
     misconception, and the answer meets a decision point (a legal move loses) no later than its last
-    use of the rule; None (reason tallied)."""
+    use of the rule; `strict`: the rule's first use is itself made at a decision point (a narrower
+    search that, where it holds, finds small puzzles sooner). None (reason tallied)."""
     misconception = MISCONCEPTIONS[theme_id]
     result = solve(pos, nodes=SOLVE_NODES)
     if result.status != Verdict.WON:
-        tally.add("reduced: no longer won" if result.status == Verdict.LOST else "reduced: undecided")
+        tally.add(KEPT_PREFIX + ("no longer won" if result.status == Verdict.LOST else "undecided"))
         return None
     line = tuple(result.solution)
     cut = answer_cut(pos, line, misconception)
     needed = lesson_moves(pos, line, cut, misconception, verdict)
     if not needed:  # asked first: far cheaper than the believer's search
-        tally.add("reduced: the rule is not needed in the answer")
+        tally.add(KEPT_PREFIX + "the rule is not needed in the answer")
         return None
     if lost_under(pos, misconception, max_states=BELIEF_STATES) is False:
-        tally.add("reduced: won under the misconception")
+        tally.add(KEPT_PREFIX + "won under the misconception")
         return None
-    import os
-    if os.environ.get("KEEP_STRICT"):
-        needed = needed[:1]
-        here = pos
-        for m in line[:needed[0]]:
-            here = apply_unchecked(here, m)
-        if not any(verdict(apply_unchecked(here, m)) == Verdict.LOST for m in legal_moves(here)):
-            tally.add("reduced: strict")
-            return None
-    if not _at_decision(pos, line, needed, verdict):
-        tally.add("reduced: no decision point before the rule is used")
+    if strict and not _at_decision(pos, line, needed[:1], verdict, only_last=True):
+        tally.add(KEPT_PREFIX + "the rule's first use is not at a decision point")
+        return None
+    # Near the size bar only: on a big position the walk along a long answer costs hundreds of proofs,
+    # and the judge asks it of every small position anyway.
+    if cards_not_home(pos) <= MAX_CARDS + DECISION_SLACK and not _at_decision(pos, line, needed, verdict):
+        tally.add(KEPT_PREFIX + "no decision point before the rule is used")
         return None
     return Kept(pos, line, cut, cards_not_home(pos), steps)
 
 
-def _at_decision(pos: Position, line: tuple[Move, ...], needed: list[int], verdict: Verdicts) -> bool:
+def _at_decision(pos: Position, line: tuple[Move, ...], needed: list[int], verdict: Verdicts,
+                 only_last: bool = False) -> bool:
     """Is some position of the answer up to its last move that needs the rule (`needed`, indexes) a
-    decision point (a legal move loses there)?"""
+    decision point (a legal move loses there)? `only_last`: that position itself."""
     here = pos
-    for move in line[:needed[-1] + 1]:
-        if any(verdict(apply_unchecked(here, m)) == Verdict.LOST for m in legal_moves(here)):
+    last = needed[-1]
+    for i, move in enumerate(line[:last + 1]):
+        if (not only_last or i == last) and \
+                any(verdict(apply_unchecked(here, m)) == Verdict.LOST for m in legal_moves(here)):
             return True
         here = apply_unchecked(here, move)
     return False
@@ -262,9 +264,12 @@ def economy(kept: Kept, theme: ThemeTag, verdict: Verdicts, tally: Tally | None 
     for what, child in reductions(kept.position, list(kept.line)):
         key = canonical_key(child)
         if key not in judged:
-            smaller = keeps_lesson(child, theme.id, (*kept.steps, what), verdict, tally)
+            probe = Tally()
+            smaller = keeps_lesson(child, theme.id, (*kept.steps, what), verdict, probe)
+            for reason, n in probe.counts.items():
+                tally.counts[reason] = tally.counts.get(reason, 0) + n
             if smaller is None:
-                broken[what] = LESSON_LOST
+                broken[what] = next(iter(probe.counts), LESSON_LOST).removeprefix(KEPT_PREFIX)
                 continue
             judged[key] = judge(smaller, theme, verdict, believer=False)
         result = judged[key]

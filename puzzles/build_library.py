@@ -1,0 +1,88 @@
+"""Build (or extend) one theme's folder of the small-puzzle library, a file at a time.
+
+    .venv/bin/python puzzles/build_library.py --theme tableau.empty --count 12 --deals 1-2000
+
+Each puzzle is what ``agnes-teach generate`` writes by default (a critical moment of a solved deal
+cut down to a small puzzle; generator/reduce.py), but this builder writes each file as soon as it
+is found, so a long build that is stopped keeps what it found, and a second run goes on where the
+first stopped: the files already in the folder count towards the quotas (a third of the count,
+rounded up, per rating; the task forms in turn), and no puzzle equals (up to symmetry) any file
+already under puzzles/. Budgets are in solver states, so the same deals give the same files.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE.parent))
+
+from agnes_teach.generator.canonical import puzzle_key  # noqa: E402
+from agnes_teach.generator.core import Puzzle  # noqa: E402
+from agnes_teach.generator.output import puzzle_id, scenario_data, to_yaml  # noqa: E402
+from agnes_teach.generator.reduce import Search, find  # noqa: E402
+from agnes_teach.profile import get_profile  # noqa: E402
+from agnes_teach.registry import Difficulty, Task  # noqa: E402
+from agnes_teach.scenario import load_scenario, scenario_files  # noqa: E402
+from agnes_teach.survey import parse_deal_ranges  # noqa: E402
+
+TASKS = (Task.KEY_MOVE, Task.WIN, Task.TRAP)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--theme", required=True)
+    parser.add_argument("--count", type=int, required=True, help="the folder's target size")
+    parser.add_argument("--deals", required=True)
+    parser.add_argument("--profile", default="bernauer")
+    parser.add_argument("--folder", help="default: puzzles/small/THEME")
+    parser.add_argument("--max-seconds", type=float, default=None)
+    args = parser.parse_args()
+    folder = Path(args.folder) if args.folder else HERE / "small" / args.theme
+    folder.mkdir(parents=True, exist_ok=True)
+    mine = [load_scenario(f) for f in scenario_files([str(folder)])]
+    taken = {puzzle_key(load_scenario(f).position) for f in scenario_files([str(HERE)])}
+    quotas = {str(d): -(-args.count // 3) for d in Difficulty}
+    for sc in mine:
+        if sc.difficulty is not None:
+            quotas[sc.difficulty] = quotas.get(sc.difficulty, 0) - 1
+    need = args.count - len(mine)
+    if need <= 0:
+        print(f"{args.theme}: {len(mine)} files, nothing to do")
+        return
+
+    def wanted(puzzle: Puzzle) -> bool:
+        if quotas.get(puzzle.difficulty, 0) <= 0:
+            return False
+        quotas[puzzle.difficulty] -= 1
+        return True
+
+    start = time.monotonic()
+    number = len(mine)
+
+    def write(puzzle: Puzzle) -> None:
+        nonlocal number
+        number += 1
+        name = puzzle_id(puzzle, 0, number) + ".yaml"
+        tmp = folder / f".{name}.tmp"
+        tmp.write_text(to_yaml(scenario_data(puzzle, 0, number)), encoding="utf-8")
+        tmp.replace(folder / name)
+        print(f"{args.theme}: {name} {puzzle.task} {puzzle.difficulty} {int(puzzle.stats['cards'])} cards, "
+              f"{int(puzzle.stats['answer'])} moves, random {puzzle.stats['random']:.0%} "
+              f"({time.monotonic() - start:.0f} s)", flush=True)
+
+    tasks = TASKS[len(mine) % 3:] + TASKS[:len(mine) % 3]
+    search = Search(args.theme, need, tasks=tasks, wanted=wanted, on_found=write)
+    find(search, parse_deal_ranges(args.deals), get_profile(args.profile), avoid=taken,
+         max_seconds=args.max_seconds,
+         progress=lambda deal, moments, found: print(f"  deal {deal}: {moments} moments, {found} found",
+                                                     file=sys.stderr, flush=True))
+    print(f"{args.theme}: {len(search.found)} new, {number} in all; {search.moments} critical moments, "
+          f"{time.monotonic() - start:.0f} s", flush=True)
+
+
+if __name__ == "__main__":
+    main()
