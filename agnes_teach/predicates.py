@@ -384,11 +384,21 @@ def uses_tableau_empty(pos: Position, move: Move) -> bool:
 
 
 def uses_tableau_wrap(pos: Position, move: Move) -> bool:
-    """A King goes onto an Ace in the tableau, as the build rule allows."""
-    if not _onto_column(move) or move.card is None or rank_of(move.card) != 13:
+    """A King goes onto an Ace in the tableau, as the build rule allows, or a run in which a King
+    lies on an Ace moves as one unit.
+
+    Both need ranks to go round: without the wrap a King on an Ace is no run, so the pair could
+    not move together (the rule decides the move, not only the deal that made the pair)."""
+    if not _onto_column(move) or move.card is None:
         return False
+    place = place_of(pos, move)
+    moved = pos.tableau[place.index][place.depth:] if place.kind is _COLUMN else (move.card,)
+    if any(rank_of(upper) == 13 and rank_of(lower) == 1
+           for lower, upper in zip(moved, moved[1:], strict=False)):
+        return True
     target = pos.pile(move.dest)
-    return bool(target) and rank_of(target[-1]) == 1 and fits(pos, move.card, target[-1])
+    return rank_of(move.card) == 13 and bool(target) and rank_of(target[-1]) == 1 \
+        and fits(pos, move.card, target[-1])
 
 
 def uses_tableau_run(pos: Position, move: Move) -> bool:

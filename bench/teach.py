@@ -6,6 +6,7 @@ Run:
   .venv/bin/python bench/teach.py --fresh 4 --fresh-deals 5001-5400 --playouts 200
   .venv/bin/python bench/teach.py --library puzzles/generated --playouts 0 --fatal 40
   .venv/bin/python bench/teach.py --library puzzles/generated --playouts 0 --keys
+  .venv/bin/python bench/teach.py --library puzzles/generated --playouts 0 --belief
   .venv/bin/python bench/teach.py --library puzzles --playouts 0   # sizes and answer lengths only
 
 With ``--fresh-deals RANGE`` the fresh batch is mined from those deals
@@ -30,7 +31,10 @@ minute, one process).  ``--json FILE`` writes every puzzle's measures.
 ``--fatal N`` (with ``--library``) prints random play alone, N games per
 file (``players.fatal_mistake_rate``), the quick table of the earlier
 library.  ``--keys`` (with ``--library``) counts how the answer key
-explains each tempting move (criterion 6).
+explains each tempting move (criterion 6).  ``--belief`` (with
+``--library``) decides criterion 2 alone per file: ``lost_under`` (lost,
+not lost or undecided, and how long it took) and the misconception
+player's games with the checker's seed.
 """
 
 from __future__ import annotations
@@ -236,6 +240,49 @@ def fatal_table(folder: str, playouts: int, seed: int) -> str:
     return "\n".join(out)
 
 
+def belief_table(folder: str) -> str:
+    """Criterion 2 alone, per theme: is each file lost for the believer (``lost_under``, timed),
+    and does the misconception player win none of the checker's capped games?"""
+    from agnes_teach.tagger.players import (
+        MISCONCEPTIONS,
+        PLAYOUT_SEED,
+        PLAYOUTS,
+        lost_under,
+        misconception_policy,
+        win_rate,
+    )
+
+    by: dict[str, list[tuple[bool | None, float, float]]] = defaultdict(list)
+    for f in scenario_files([folder]):
+        sc = load_scenario(f)
+        theme = next((t for t in sc.themes if t in MISCONCEPTIONS), None)
+        if theme is None:
+            continue
+        start = time.perf_counter()
+        lost = lost_under(sc.position, MISCONCEPTIONS[theme])
+        took = time.perf_counter() - start
+        rate = win_rate(sc.position, misconception_policy(MISCONCEPTIONS[theme]), PLAYOUTS, PLAYOUT_SEED)
+        by[theme].append((lost, rate, took))
+        print(f"  {sc.id}: lost {lost}, misconception wins {rate:.2f}, {took:.2f} s", file=sys.stderr,
+              flush=True)
+    head = ["theme", "n", "lost / not lost / undecided", "misconception wins none", "meets 2",
+            "lost_under median", "max"]
+    out = [f"### {folder}: lost under the misconception (criterion 2)", "",
+           "| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
+
+    def cells(rs: list[tuple[bool | None, float, float]]) -> str:
+        verdicts = [sum(1 for lost, _, _ in rs if lost is v) for v in (True, False, None)]
+        meets = sum(1 for lost, rate, _ in rs if lost is True and rate == 0)
+        seconds = [t for _, _, t in rs]
+        return (f"{len(rs)} | {' / '.join(map(str, verdicts))} | {sum(1 for _, r, _ in rs if r == 0)} | "
+                f"{meets}/{len(rs)} | {median(seconds):.2f} s | {max(seconds):.1f} s")
+
+    for theme in sorted(by):
+        out.append(f"| {theme} | {cells(by[theme])} |")
+    out.append(f"| all | {cells([r for rs in by.values() for r in rs])} |")
+    return "\n".join(out)
+
+
 def key_table(folder: str) -> str:
     """Criterion 6: how the answer key explains the wrong moves, per theme and reason kind.
 
@@ -380,6 +427,8 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=20261201, help="playout seed (not the checker's)")
     parser.add_argument("--fatal", type=int, default=0,
                         help="with --library: this many more random playouts per file, to a fatal mistake")
+    parser.add_argument("--belief", action="store_true",
+                        help="with --library: criterion 2 alone, lost_under per file and its time")
     parser.add_argument("--keys", action="store_true",
                         help="with --library: how the answer key explains each tempting move (criterion 6)")
     parser.add_argument("--json", help="write every puzzle's measures to this file")
@@ -391,6 +440,8 @@ def main() -> None:
         dump += [r.to_json() for r in rows]
     if args.library and args.keys:
         print(key_table(args.library))
+    if args.library and args.belief:
+        print(belief_table(args.library))
     if args.library and args.fatal:
         print(fatal_table(args.library, args.fatal, args.seed))
     if args.fresh:

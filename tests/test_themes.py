@@ -50,6 +50,10 @@ ACE_BASE = make_position(1, ["KS QS JS 10S 9S 8S 7S", "6S 5S 4S 3S 2S AS"])
 EMPTY = make_position(5, ["", "2D 4C", "KS", "4S 3S 2S AS"], reserve=["4D 3D"])
 # base 3: KS on QS; a red Ace on top of t2, a red 2 on t3
 TWRAP = make_position(3, ["QS KS", "AH", "2H"], reserve=["2S AS"])
+# base 3: KS lies on AH, a run by the wrap alone; 2S takes the run
+TWRAP_RUN = make_position(3, ["AH KS", "2S", "2H"], reserve=["AS"])
+# base A: t1 empty, which takes a King, as the belief says too
+ACE_EMPTY = make_position(1, ["", "KS KH"])
 # base 2: the run QD JS lies on AC; KC takes the run
 RUN = make_position(2, ["AC QD JS", "KC"], reserve=["AD KD", "AS KS QS"])
 # base 4: the exposed cells hold 3S and 3H; 2S and 2H are left on the columns
@@ -75,11 +79,14 @@ TABLES: dict[str, tuple[Callable[[Lesson], bool], list[Row]]] = {
         (EMPTY, "4C>t1 9D>f", "", True),
         (EMPTY, "KS>t1", "", False),  # refused: the line is illegal, so no use of the rule
         (EMPTY, "KS>f", "", False),
+        (ACE_EMPTY, "KH>t1", "", False),  # the rule's own card is a King: the belief agrees, no lesson
     ]),
     "tableau.wrap": (detect_tableau_wrap, [
         (TWRAP, "KS>t2 QS>f", "", True),
         (TWRAP, "AH>f", "", False),
         (TWRAP, "AS>t3", "", False),  # an Ace on a 2: an ordinary build
+        (TWRAP_RUN, "AH>t2", "", True),  # the Ace moves with the King the wrap lets lie on it
+        (TWRAP_RUN, "KS>f", "", False),
     ]),
     "tableau.run": (detect_tableau_run, [
         (RUN, "QD>t2 AC>t3", "", True),
@@ -89,6 +96,7 @@ TABLES: dict[str, tuple[Callable[[Lesson], bool], list[Row]]] = {
     "stock.last-two": (detect_stock_last_two, [
         (LAST_TWO, "2S>f 3S>f", "", True),
         (LAST_TWO, "2S>f 2H>f", "", False),
+        (LAST_TWO, "2H>f 3H>f", "", False),  # x2: the card the belief holds free as well
     ]),
     "reserve.top": (detect_reserve_top, [
         (RESERVE, "4C>t1 5H>f", "", True),
@@ -105,6 +113,7 @@ TABLES: dict[str, tuple[Callable[[Lesson], bool], list[Row]]] = {
         (START, "5S>f 6S>f", "", True),
         (START, "AS>f", "", False),  # refused: an Ace does not start a base-5 foundation
         (WRAP, "AH>f", "", False),
+        (ACE_BASE, "AS>f", "", False),  # base A: an Ace starts it, as the belief says too
     ]),
 }
 

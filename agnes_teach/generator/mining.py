@@ -8,9 +8,9 @@ there:
 
 * the line uses the theme within its next moves (the theme's detector);
 * the position is **lost under the theme's misconception** (exactly:
-  :func:`players.lost_under`: an argument, the solver on restricted tables, or
-  the believer's tree with the real game's solver at its leaves), so the
-  misconception player must lose;
+  :func:`players.lost_under`: the solver on restricted tables, the believer's
+  tree with the real game's solver at its leaves, or a bounded search of the
+  believer's game), so the misconception player must lose;
 * random play wins at most 30% (``players.GENERATOR_RANDOM_MAX``, 5 points
   under the checker's 35% bar) of the checker's fatal-mistake playouts
   (``players.random_win_rate``: a game is lost only once the solver proves
@@ -66,6 +66,9 @@ from .themes import THEMES, Theme
 
 DEAL_NODES = 400_000  # solving a whole deal
 VERDICT_NODES = 100_000  # one first move's verdict
+# The believer's search, the proof of "lost under the belief" where the solver's tables cannot hold
+# the belief (foundation.wrap, foundation.start, reserve.top): a few seconds at most per position.
+BELIEF_STATES = 5_000
 FIRST_MOVE = 10  # earlier positions are openings: nearly the whole game still to play
 # ... except for the deal, whose lesson lives in the opening while the stock is full.
 FIRST_MOVE_OF: dict[str, int] = {RuleId.STOCK_DEAL: 4}
@@ -128,8 +131,9 @@ def _worth_proving(theme_id: str, pos: Position, line: list[Move], moves: list[M
     if len(distinct_children(pos)) < MIN_FIRST_MOVES:
         tally.add("fewer than 3 first moves")
         return False
-    # The proof under the belief is one or a few solver runs: cheaper than 100 random games.
-    if lost_under(pos, MISCONCEPTIONS[theme_id], max_states=0, nodes=nodes) is not True:
+    # The proof under the belief is one or a few solver runs, or a bounded search of the believer's
+    # game: cheaper than 100 random games.
+    if lost_under(pos, MISCONCEPTIONS[theme_id], max_states=BELIEF_STATES, nodes=nodes) is not True:
         tally.add("not lost under the misconception")
         return False
     return True

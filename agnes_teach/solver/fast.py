@@ -96,13 +96,12 @@ class Rules:
         # on[c * 52 + t]: does c build on t; link[c * 52 + t]: does c on t continue a run (the
         # engine's tables, so both decide alike).
         self.on = bytearray(builds(p, pos.base))
-        self.link = t.link
         # guests[t]: the cards that may be laid on t in the tableau.
         self.guests = [[c for c in range(52) if self.on[c * 52 + t]] for t in range(52)]
         self.safety = home_safety(p, pos.base)  # what the one safe-home test reads
 
 
-    # A misconception's game (tagger/players.py) narrows these two; the move generator
+    # A misconception's game (tagger/players.py) narrows these three; the move generator
     # reads them from ``tables``, so a change goes there.
     @property
     def hosts(self) -> Sequence[Sequence[int]]:
@@ -112,6 +111,15 @@ class Rules:
     @hosts.setter
     def hosts(self, value: Sequence[Sequence[int]]) -> None:
         self.tables = replace(self.tables, hosts=tuple(tuple(h) for h in value))
+
+    @property
+    def link(self) -> bytes:
+        """[c * 52 + below]: does c lying on below continue a run that moves together."""
+        return self.tables.link
+
+    @link.setter
+    def link(self, value: bytes) -> None:
+        self.tables = replace(self.tables, link=bytes(value))
 
     @property
     def is_empty_rank(self) -> Sequence[bool]:

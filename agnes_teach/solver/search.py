@@ -871,7 +871,7 @@ def can_never_finish(state: FastState) -> bool:
     * a card leaves the card under it by going home, or as the lead of a run
       onto some card that is then a top (and not home already), or into an
       empty column if it has the empty-column rank; to lead a run, the card
-      lying on it must build on it, or have left it first (then it is a top);
+      lying on it must run with it, or have left it first (then it is a top);
       a card in a reserve pile or exposed cell must be the top to move;
     * a card goes home when the card before it in its suit is home and it is
       a top (from a pile that may not play home it must first leave);
@@ -886,7 +886,7 @@ def can_never_finish(state: FastState) -> bool:
     if r.foundation_return:
         return False
     found, rel, suit, hosts, empty_ok = state.found, r.rel, r.suit, r.hosts, r.is_empty_rank
-    card_at, on, guests = r.card_at, r.on, r.guests
+    card_at, link, guests = r.card_at, r.link, r.guests
     home = bytearray(52)
     for c in range(52):
         if found[suit[c]] > rel[c]:
@@ -913,8 +913,10 @@ def can_never_finish(state: FastState) -> bool:
     def try_leave(c: int) -> None:
         if leave[c]:
             return
-        # To lead a run, what lies on the card must build on it (or be gone first: then it is a top).
-        if not (top[c] or (not in_stack[c] and on[above[c] * 52 + c])):
+        # To lead a run, what lies on the card must run with it (or be gone first: then it is a top).
+        # The link table, not the build table: a restriction may narrow one and not the other (the
+        # compiled core reads its one table, and runs only where the two are equal).
+        if not (top[c] or (not in_stack[c] and link[above[c] * 52 + c])):
             return
         if (empty and empty_ok[c]) or any(top[h] and not was_home[h] for h in hosts[c]):
             leave[c] = 1

@@ -7,6 +7,14 @@ arguments, in the style of a chess-puzzle tagger (kept apart from the
 builders, as a tagger is kept apart from the generator), and each has positive
 and negative tables in the tests.  ``rule_of`` names the rule any legal move
 applies, for counting the rules a line needs.
+
+What a detector looks for in a line is one move predicate per theme
+(``LESSON_MOVES``): the theme's rule applied where the theme's misconception
+denies it.  The misconception players forbid exactly those moves and the
+solver's restricted tables drop exactly them (``tests/test_theme_agreement.py``
+checks the three agree move by move).  A move the rule allows *and* the belief
+allows (a King into an empty column when the base is an Ace, x2 played) uses
+the rule but teaches nothing against the belief, so no detector counts it.
 """
 
 from __future__ import annotations
@@ -14,7 +22,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from ..cards import Card
+from ..cards import Card, rank_of
 from ..engine import apply_move, locate, refusal
 from ..moves import DEAL_MOVE, Move
 from ..piles import PileKind
@@ -28,6 +36,7 @@ from ..predicates import (
     uses_tableau_run,
     uses_tableau_wrap,
 )
+from ..registry import RuleId
 
 LESSON_WINDOW = 3  # the rule must be used within this many moves of the solution
 
@@ -92,6 +101,50 @@ def uncovers_reserve(pos: Position, move: Move) -> Card | None:
     return pile[-2] if len(pile) >= 2 and place.depth == len(pile) - 1 else None
 
 
+# ------------------------------------------------------------ lesson moves
+#
+# Each theme's lesson move: its rule used where the theme's misconception says the move cannot be
+# made.  The detectors look for these, the misconceptions forbid them (``players.PREDICATES``).
+
+MovePredicate = Callable[[Position, Move], bool]
+
+
+def non_king_into_empty(pos: Position, move: Move) -> bool:
+    """A card other than a King (or a run led by one) goes into an empty column, as the rule lets it."""
+    return fills_empty_column(pos, move) and move.card is not None and rank_of(move.card) != 13
+
+
+def uncovers_reserve_card(pos: Position, move: Move) -> bool:
+    """A reserve top that covers another card is moved off it (home or onto a column)."""
+    return uncovers_reserve(pos, move) is not None
+
+
+def plays_lower_exposed(pos: Position, move: Move) -> bool:
+    """The first exposed cell is played while the second still holds a card (as if x2 covered x1)."""
+    if not plays_exposed(pos, move) or move.card is None:
+        return False
+    place = locate(pos, move.card)
+    return any(pos.exposed[place.index + 1:])
+
+
+def starts_foundation_not_ace(pos: Position, move: Move) -> bool:
+    """An empty foundation is opened by its base card, which is not an Ace."""
+    return starts_foundation(pos, move) and move.card is not None and rank_of(move.card) != 1
+
+
+# The lesson move of every theme whose detector looks for one.  stock.deal's lesson is a deal *not*
+# made, which no single move shows: its detector reads the line and the losing first moves.
+LESSON_MOVES: dict[str, MovePredicate] = {
+    RuleId.FOUNDATION_WRAP: wraps_foundation,
+    RuleId.TABLEAU_EMPTY: non_king_into_empty,
+    RuleId.TABLEAU_WRAP: wraps_tableau,
+    RuleId.TABLEAU_RUN: moves_run,
+    RuleId.STOCK_LAST_TWO: plays_lower_exposed,
+    RuleId.RESERVE_TOP: uncovers_reserve_card,
+    RuleId.FOUNDATION_START: starts_foundation_not_ace,
+}
+
+
 # -------------------------------------------------------------- detectors
 
 
@@ -103,12 +156,12 @@ def _uses(rule_use: Callable[[Position, Move], bool]) -> Callable[[Lesson], bool
     return detect
 
 
-detect_foundation_wrap = _uses(wraps_foundation)
-detect_tableau_empty = _uses(fills_empty_column)
-detect_tableau_wrap = _uses(wraps_tableau)
-detect_tableau_run = _uses(moves_run)
-detect_stock_last_two = _uses(plays_exposed)
-detect_foundation_start = _uses(starts_foundation)
+detect_foundation_wrap = _uses(LESSON_MOVES[RuleId.FOUNDATION_WRAP])
+detect_tableau_empty = _uses(LESSON_MOVES[RuleId.TABLEAU_EMPTY])
+detect_tableau_wrap = _uses(LESSON_MOVES[RuleId.TABLEAU_WRAP])
+detect_tableau_run = _uses(LESSON_MOVES[RuleId.TABLEAU_RUN])
+detect_stock_last_two = _uses(LESSON_MOVES[RuleId.STOCK_LAST_TWO])
+detect_foundation_start = _uses(LESSON_MOVES[RuleId.FOUNDATION_START])
 
 
 def detect_reserve_top(lesson: Lesson) -> bool:

@@ -26,10 +26,12 @@ proved exactly by ``lost_under`` anyway.  It must not decide criterion 1: a
 40-80 move mined line looked failable only because the random player ran
 out of moves.
 
-``lost_under`` decides exactly, by an argument, a restricted solver or an
-exhaustive search, whether a position can be won at all by someone who holds
-the misconception: "the position is lost when the theme's permission is
-removed".
+``lost_under`` decides exactly, by a restricted solver, the believer's tree
+or an exhaustive search, whether someone who holds the misconception can reach
+the believer's goal: a position from which the real rules' moves home alone
+finish the game ("the position is lost when the theme's permission is
+removed").  The misconception player plays those moves home once it gets
+there, so it wins where the believer reaches the goal.
 """
 
 from __future__ import annotations
@@ -39,20 +41,20 @@ from collections.abc import Callable
 from dataclasses import dataclass, replace
 from typing import Literal
 
-from ..cards import rank_index, rank_of
-from ..engine import apply_unchecked, builds_on, legal_moves, locate
-from ..graph import state_key
+from ..cards import rank_of
+from ..engine import apply_unchecked, legal_moves
 from ..moves import Move
-from ..piles import PileKind
 from ..position import Position
 from ..registry import RuleId, Verdict
 from ..solver import canonical_key, solve
 from ..solver.fast import Rules
 from .detectors import (
-    fills_empty_column,
+    MovePredicate,
     moves_run,
-    starts_foundation,
-    uncovers_reserve,
+    non_king_into_empty,
+    plays_lower_exposed,
+    starts_foundation_not_ace,
+    uncovers_reserve_card,
     wraps_foundation,
     wraps_tableau,
 )
@@ -77,47 +79,22 @@ RANDOM_PLAYOUTS = 100  # criterion 1: fatal-mistake playouts per puzzle (checker
 SCREEN_MIN = 20  # the generator's early reject looks at no fewer playouts than this
 SCREEN_Z = 2.576  # ... and rejects once the 99% Wilson lower bound of the win rate passes RANDOM_MAX
 
-MovePredicate = Callable[[Position, Move], bool]
-
-
-def _non_king_into_empty(pos: Position, move: Move) -> bool:
-    """A card other than a King (or a run led by one) goes into an empty column."""
-    return fills_empty_column(pos, move) and move.card is not None and rank_of(move.card) != 13
-
-
-def _uncovers_reserve_card(pos: Position, move: Move) -> bool:
-    """A reserve top that covers another card is moved off it."""
-    return uncovers_reserve(pos, move) is not None
-
-
-def _plays_lower_exposed(pos: Position, move: Move) -> bool:
-    """The first exposed cell is played while the second still holds a card (as if x2 covered x1)."""
-    if move.card is None:
-        return False
-    place = locate(pos, move.card)
-    return place.kind is PileKind.EXPOSED and any(pos.exposed[place.index + 1:])
-
-
-def _starts_foundation_not_ace(pos: Position, move: Move) -> bool:
-    """An empty foundation is opened by a card that is not an Ace."""
-    return starts_foundation(pos, move) and move.card is not None and rank_of(move.card) != 1
-
-
 def _is_deal(pos: Position, move: Move) -> bool:
     """The stock is dealt."""
     return move.is_deal
 
 
-# The move predicates a misconception may name, by name (the table below is data).
+# The move predicates a misconception may name, by name (the table below is data).  A forbidden
+# move is the theme's lesson move (``detectors.LESSON_MOVES``): what the detector looks for.
 PREDICATES: dict[str, MovePredicate] = {
-    "non-king-into-empty-column": _non_king_into_empty,
+    "non-king-into-empty-column": non_king_into_empty,
     "deal": _is_deal,
-    "king-onto-ace": wraps_tableau,
+    "king-on-ace": wraps_tableau,
     "ace-onto-king-foundation": wraps_foundation,
     "multi-card-move": moves_run,
-    "uncover-reserve-card": _uncovers_reserve_card,
-    "play-lower-exposed-cell": _plays_lower_exposed,
-    "start-foundation-not-ace": _starts_foundation_not_ace,
+    "uncover-reserve-card": uncovers_reserve_card,
+    "play-lower-exposed-cell": plays_lower_exposed,
+    "start-foundation-not-ace": starts_foundation_not_ace,
 }
 
 
@@ -134,12 +111,11 @@ class Misconception:
     belief: str
     kind: Literal["forbid", "force"]
     predicate: str
-    # How "lost under the belief" is proved beyond a small exhaustive search (see ``lost_under``):
-    # the solver's tables restricted by name (RESTRICTIONS), or an argument from the position
-    # alone (ARGUMENTS).  None: the believer's tree, with the real game's solver at its leaves.
+    # How "lost under the belief" is proved beyond the believer's search (see ``lost_under``): the
+    # solver's tables restricted by name (RESTRICTIONS), or a position whose real game is the
+    # believer's (TRANSFORMS).  Neither: the believer's tree and the believer's search.
     restriction: str | None = None
-    argument: str | None = None
-    transform: str | None = None  # a position whose real game is the believer's game (TRANSFORMS)
+    transform: str | None = None
 
     def allowed(self, pos: Position, moves: list[Move]) -> list[Move]:
         """The moves a believer considers in `pos` (home moves are never forbidden by a force)."""
@@ -158,18 +134,20 @@ MISCONCEPTIONS: dict[str, Misconception] = {
         Misconception(RuleId.TABLEAU_EMPTY, "empty columns are for Kings", "forbid",
                       "non-king-into-empty-column", restriction="empty-column-kings-only"),
         Misconception(RuleId.STOCK_DEAL, "deal whenever nothing is obvious", "force", "deal"),
-        Misconception(RuleId.TABLEAU_WRAP, "ranks stop at the King: nothing goes on an Ace", "forbid",
-                      "king-onto-ace", restriction="no-tableau-wrap"),
+        Misconception(RuleId.TABLEAU_WRAP,
+                      "ranks stop at the King: nothing goes on an Ace, and a King on an Ace is no run",
+                      "forbid", "king-on-ace", restriction="no-tableau-wrap"),
         Misconception(RuleId.FOUNDATION_WRAP, "ranks stop at the King: an Ace never follows it", "forbid",
-                      "ace-onto-king-foundation", argument="a-foundation-must-pass-its-king"),
-        Misconception(RuleId.TABLEAU_RUN, "move one card at a time", "forbid", "multi-card-move"),
+                      "ace-onto-king-foundation"),
+        Misconception(RuleId.TABLEAU_RUN, "move one card at a time", "forbid", "multi-card-move",
+                      restriction="single-cards-only"),
         Misconception(RuleId.RESERVE_TOP,
                       "a visible covered card is playable, so nothing needs moving off it", "forbid",
-                      "uncover-reserve-card", argument="a-reserve-card-is-covered"),
+                      "uncover-reserve-card"),
         Misconception(RuleId.STOCK_LAST_TWO, "only one exposed card is free (the last one dealt)", "forbid",
                       "play-lower-exposed-cell", transform="exposed-cells-as-one-pile"),
         Misconception(RuleId.FOUNDATION_START, "foundations start with Aces", "forbid",
-                      "start-foundation-not-ace", argument="a-foundation-is-empty"),
+                      "start-foundation-not-ace"),
     )
 }
 
@@ -187,7 +165,12 @@ def greedy_policy(pos: Position, moves: list[Move], rng: random.Random) -> Move 
 
 
 def misconception_policy(misconception: Misconception) -> Policy:
+    """Home moves first, then a move the belief allows; once the moves home alone finish the game,
+    those (the believer's goal, ``home_moves_finish``: the pupil learns the rule at the very end)."""
     def policy(pos: Position, moves: list[Move], rng: random.Random) -> Move | None:
+        home_now = [m for m in moves if m.dest.is_foundation]
+        if home_now and home_moves_finish(pos, moves):
+            return rng.choice(home_now)
         allowed = misconception.allowed(pos, moves)
         home = [m for m in allowed if m.dest.is_foundation]
         # A believer who sees no move the belief allows is stuck: the game is lost.
@@ -323,51 +306,47 @@ def random_win_rate(pos: Position, playouts: int = RANDOM_PLAYOUTS, seed: int = 
     return wins / playouts
 
 
-def _kings_only_into_empty(rules: Rules) -> None:
+def _kings_only_into_empty(rules: Rules) -> bool:
     rules.is_empty_rank = [ok and rank_of(c) == 13 for c, ok in enumerate(rules.is_empty_rank)]
+    return True
 
 
-def _no_tableau_wrap(rules: Rules) -> None:
-    rules.wrap = False
-    rules.hosts = [[t for t in range(52) if builds_on(c, t, False)] for c in range(52)]
-    rules.on = bytearray(52 * 52)
-    for c in range(52):
-        for t in rules.hosts[c]:
-            rules.on[c * 52 + t] = 1
+def _king_on_ace(pair: int) -> bool:
+    """Is the pair ``card * 52 + below`` of a build or link table a King on an Ace?"""
+    return rank_of(pair // 52) == 13 and rank_of(pair % 52) == 1
+
+
+def _no_tableau_wrap(rules: Rules) -> bool:
+    """A King neither builds on an Ace nor, lying on one, moves with it: the belief's rank order
+    stops at the King for the build and for runs alike (``wraps_tableau``)."""
+    rules.on = bytearray(ok and not _king_on_ace(i) for i, ok in enumerate(rules.on))
+    rules.hosts = [[t for t in range(52) if rules.on[c * 52 + t]] for c in range(52)]
     rules.guests = [[c for c in range(52) if rules.on[c * 52 + t]] for t in range(52)]
+    rules.link = bytes(ok and not _king_on_ace(i) for i, ok in enumerate(rules.link))
+    return _runs_may_shorten(rules)
+
+
+def _single_cards_only(rules: Rules) -> bool:
+    """No card runs with the one under it: a move to a column takes the top card alone."""
+    rules.link = bytes(52 * 52)
+    return _runs_may_shorten(rules)
+
+
+def _runs_may_shorten(rules: Rules) -> bool:
+    """Does a narrower link table only remove moves?  Not where a run moves only whole: there the
+    shorter run the belief sees would be a move the rules refuse."""
+    return not rules.whole_runs_only
 
 
 # Restrictions of the solver's tables, by name: each removes exactly the moves its belief forbids,
 # and nothing else, so the solver (with its own pruning, argued for any tables) decides the
-# believer's game exactly.
-RESTRICTIONS: dict[str, Callable[[Rules], None]] = {
+# believer's game exactly; it answers False where the tables cannot say that for the profile.
+# None of them removes a move home, so the believer's goal (below) is reached in such a game
+# exactly when the game is won.
+RESTRICTIONS: dict[str, Callable[[Rules], bool]] = {
     "empty-column-kings-only": _kings_only_into_empty,
     "no-tableau-wrap": _no_tableau_wrap,
-}
-
-
-def _must_pass_king(pos: Position) -> bool:
-    """Some suit's foundation still needs its Ace on its King (the base is not an Ace)."""
-    ace_at = rank_index(pos.base, 1)  # the Ace's place in the foundation's order
-    return pos.base != 1 and any(count <= ace_at for count in pos.foundations)
-
-
-def _foundation_empty(pos: Position) -> bool:
-    """Some foundation is still empty and must be opened by a base card that is not an Ace."""
-    return pos.base != 1 and any(count == 0 for count in pos.foundations)
-
-
-def _reserve_card_covered(pos: Position) -> bool:
-    """A reserve pile holds two or more cards: the believer never moves its top, so the card under
-    it never comes free (piles only grow), and a game needs every card home."""
-    return any(len(pile) >= 2 for pile in pos.reserve)
-
-
-# Arguments from the position alone: when true, no game under the belief can be won.
-ARGUMENTS: dict[str, Callable[[Position], bool]] = {
-    "a-foundation-must-pass-its-king": _must_pass_king,
-    "a-foundation-is-empty": _foundation_empty,
-    "a-reserve-card-is-covered": _reserve_card_covered,
+    "single-cards-only": _single_cards_only,
 }
 
 
@@ -380,48 +359,75 @@ def _exposed_as_one_pile(pos: Position) -> Position | None:
     return replace(pos, exposed=((low, high), ()))
 
 
-# Positions whose real game is exactly the believer's game (None where that does not hold).
+# Positions whose real game is exactly the believer's game (None where that does not hold).  The
+# belief forbids a move home there (x1 home while x2 is full), so a win in that game proves the
+# believer reaches the goal, while a loss does not prove the believer never reaches it.
 TRANSFORMS: dict[str, Callable[[Position], Position | None]] = {
     "exposed-cells-as-one-pile": _exposed_as_one_pile,
 }
 
 
-def restricted_rules(pos: Position, restriction: str) -> Rules:
-    """The solver's tables for `pos` with the moves of `restriction` removed."""
+def restricted_rules(pos: Position, restriction: str) -> Rules | None:
+    """The solver's tables for `pos` with the moves of `restriction` removed (None: tables cannot
+    express it in this profile)."""
     rules = Rules(pos)
-    RESTRICTIONS[restriction](rules)
-    return rules
+    return rules if RESTRICTIONS[restriction](rules) else None
 
 
-def _explore(pos: Position, misconception: Misconception, max_states: int) -> bool | None:
-    seen = {state_key(pos)}
+def home_moves_finish(pos: Position, moves: list[Move] | None = None) -> bool:
+    """Do the real rules' moves home alone finish the game from `pos`?  (`moves`: its legal moves.)
+
+    The believer's goal: from here every card left goes home by itself, so a pupil who learns the
+    rule only now still wins, and the rule did not decide the game.  A move home never takes
+    another away (it frees the card under it, and a card its foundation awaits stays awaited), so
+    they may be played in any order: one order decides."""
+    if pos.stock:
+        return False  # no move home deals
+    while not pos.is_won():
+        home = next((m for m in (legal_moves(pos) if moves is None else moves) if m.dest.is_foundation), None)
+        if home is None:
+            return False
+        pos, moves = apply_unchecked(pos, home), None
+    return True
+
+
+def _believer_search(pos: Position, misconception: Misconception, max_states: int) -> bool | None:
+    """True: no line of believer moves from `pos` reaches the goal (every state they reach was
+    seen); False: one does; None: they reach more than `max_states` states.
+
+    States equal up to the solver's symmetries are one state (``canonical_key``): no belief
+    names a column, and a card never moves from one reserve pile or exposed cell to another, so
+    the stacks of two states of one game are never a permutation of each other."""
+    seen = {canonical_key(pos)}
     todo = [pos]
     while todo:
         here = todo.pop()
-        if here.is_won():
+        moves = legal_moves(here)
+        if home_moves_finish(here, moves):
             return False
-        for move in misconception.allowed(here, legal_moves(here)):
-            nxt = apply_unchecked(here, move)
-            key = state_key(nxt)
+        for move in misconception.allowed(here, moves):
+            after = apply_unchecked(here, move)
+            key = canonical_key(after)
             if key not in seen:
                 if len(seen) >= max_states:
                     return None
                 seen.add(key)
-                todo.append(nxt)
+                todo.append(after)
     return True
 
 
 def _tree(pos: Position, misconception: Misconception, depth: int, nodes: int,
           cache: dict[bytes, str]) -> bool | None:
     """True when every line of `depth` believer moves ends in a position the real game's solver
-    proves lost (then no game under the belief wins); None when that cannot be shown."""
+    proves lost (then no line reaches the goal, whose moves home are real moves); None when that
+    cannot be shown."""
     key = canonical_key(pos)
     if key not in cache:
         cache[key] = Verdict.WON if pos.is_won() else solve(pos, nodes=nodes).status
     if cache[key] == Verdict.LOST:
         return True
-    if pos.is_won() or depth == 0:
-        return None
+    if depth == 0 or home_moves_finish(pos):
+        return None  # the believer's goal is reached here: not lost
     for move in misconception.allowed(pos, legal_moves(pos)):
         if _tree(apply_unchecked(pos, move), misconception, depth - 1, nodes, cache) is not True:
             return None
@@ -430,26 +436,29 @@ def _tree(pos: Position, misconception: Misconception, depth: int, nodes: int,
 
 def lost_under(pos: Position, misconception: Misconception, max_states: int = MAX_STATES,
                nodes: int = BELIEF_NODES, depth: int = TREE_DEPTH) -> bool | None:
-    """Is `pos` lost for every player who holds `misconception`?  None: could not tell.
+    """Can no player who holds `misconception` reach the believer's goal from `pos`?  None: could
+    not tell.
 
-    Every answer is exact.  In turn: the misconception's argument from the
-    position (a foundation that can never be completed under the belief);
-    the solver on the tables restricted by the belief (``restriction``), or
-    on a position whose real game is the believer's (``transform``);
-    every state the believer's moves reach, when there are at most
-    `max_states`; and last the believer's tree: every line of `depth` moves
-    the belief allows ends in a position the solver proves lost in the real
-    game (a restriction of a lost game is lost).
+    The believer makes only the moves the belief allows, and wins on reaching a position from
+    which the real rules' moves home alone finish the game (``home_moves_finish``).  Where the
+    belief forbids no move home (tableau.empty, tableau.wrap, tableau.run; stock.deal's force never
+    hides one) that is winning outright; where it forbids one (foundation.wrap, foundation.start,
+    reserve.top, stock.last-two) it is not, and "lost" says the rule was needed before the end.
+
+    Every answer is exact.  In turn: the solver on the tables restricted by the belief
+    (``restriction``; its verdict unless undecided); a position whose real game is the believer's
+    (``transform``: a win there is the believer's); the believer's tree (every line of `depth`
+    moves the belief allows ends in a position the real game's solver proves lost); and the
+    believer's search (every state the believer's moves reach, at most `max_states`).
     """
-    if misconception.argument is not None and ARGUMENTS[misconception.argument](pos):
-        return True
-    if misconception.restriction is not None:
-        status = solve(pos, nodes=nodes, rules=restricted_rules(pos, misconception.restriction)).status
-        return None if status == Verdict.UNKNOWN else status == Verdict.LOST
+    rules = restricted_rules(pos, misconception.restriction) if misconception.restriction else None
+    if rules is not None:
+        status = solve(pos, nodes=nodes, rules=rules).status
+        if status != Verdict.UNKNOWN:
+            return status == Verdict.LOST
     believed = TRANSFORMS[misconception.transform](pos) if misconception.transform is not None else None
-    if believed is not None:
-        status = solve(believed, nodes=nodes).status
-        return None if status == Verdict.UNKNOWN else status == Verdict.LOST
+    if believed is not None and solve(believed, nodes=nodes).status == Verdict.WON:
+        return False
     if _tree(pos, misconception, depth, nodes, {}):
         return True
-    return _explore(pos, misconception, max_states)
+    return _believer_search(pos, misconception, max_states)

@@ -1,0 +1,206 @@
+"""Three readings of "this move uses the theme's rule" agree, move by move, for every theme.
+
+* the detector: the theme's lesson move (``detectors.LESSON_MOVES``), what its
+  ``detect_*`` looks for in a line (a one-move line is detected exactly when
+  its move is one; reserve.top's detector also wants the uncovered card played
+  next);
+* the misconception: the moves ``Misconception.allowed`` leaves out, which the
+  misconception player never plays before the moves home alone finish the game;
+* the solver's tables restricted by the belief (``players.restricted_rules``),
+  where the theme has a restriction: their move generator yields exactly the
+  moves the belief allows.
+
+The positions: every position along the solution lines of the library's
+puzzles, positions of random games (long runs, Kings on Aces), and random
+small positions of every profile (hypothesis).  stock.deal cannot agree by
+nature, and its test says why.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterator
+from functools import cache
+from pathlib import Path
+
+import pytest
+from _solver_util import ALL_PROFILES, random_small_position, random_walk
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from agnes_teach.cards import card_name
+from agnes_teach.engine import apply_move, apply_unchecked, legal_moves, locate, resolve
+from agnes_teach.moves import DEAL_MOVE, Move
+from agnes_teach.position import Position
+from agnes_teach.registry import RuleId
+from agnes_teach.scenario import load_puzzles
+from agnes_teach.solver.fast import FastState, Rules
+from agnes_teach.tagger.detectors import LESSON_MOVES, Lesson, detect_reserve_top, uncovers_reserve
+from agnes_teach.tagger.players import (
+    MISCONCEPTIONS,
+    home_moves_finish,
+    misconception_policy,
+    restricted_rules,
+)
+from agnes_teach.tagger.teaching import home_tail_start
+from agnes_teach.tagger.themes import THEME_TAGS
+
+PUZZLES = Path(__file__).resolve().parent.parent / "puzzles"
+FORBIDDING = sorted(t for t, m in MISCONCEPTIONS.items() if m.kind == "forbid")
+
+
+@cache
+def library_positions() -> tuple[Position, ...]:
+    """Every other position on the solution line of every library puzzle, from its start to where
+    only moves home are left (after that every position is one more card home)."""
+    out: list[Position] = []
+    for scenario in load_puzzles([PUZZLES]):
+        pos = scenario.position
+        line = list(scenario.solution or [])
+        for i, move in enumerate(line[:home_tail_start(line) + 1]):
+            if i % 2 == 0:
+                out.append(pos)
+            pos = apply_move(pos, move)
+    return tuple(out)
+
+
+@cache
+def game_positions() -> tuple[Position, ...]:
+    """Positions of random games of every profile: runs build up, and Kings land on Aces."""
+    return tuple(p for profile in ALL_PROFILES for seed in (1, 2, 3)
+                 for p in random_walk(seed, profile, 150, home_bias=0.2)[::3])
+
+
+def detector_says(theme: str, pos: Position, move: Move) -> bool:
+    """Does the theme's detector count `move`, played now, as the lesson?"""
+    said = LESSON_MOVES[theme](pos, move)
+    if theme == RuleId.RESERVE_TOP:
+        # The detector wants the uncovered card played afterwards: try each way of playing it.
+        under = uncovers_reserve(pos, move)
+        after = apply_unchecked(pos, move)
+        follow = [m for m in legal_moves(after) if under is not None and m.card == under]
+        assert all(detect_reserve_top(Lesson(pos, (move, m), within=2)) for m in follow)
+        assert not detect_reserve_top(Lesson(pos, (move,), within=1))
+    else:
+        assert THEME_TAGS[theme].detect(Lesson(pos, (move,), within=1)) == said, (theme, str(move))
+    return said
+
+
+# Restricted tables per profile, base and restriction: they read nothing else of a position.
+TABLES: dict[tuple[str, int, str], Rules | None] = {}
+
+
+def restricted_moves(pos: Position, theme: str) -> set[str] | None:
+    """The moves the solver's restricted tables generate (None: the theme has no restriction here)."""
+    restriction = MISCONCEPTIONS[theme].restriction
+    if restriction is None:
+        return None
+    key = (pos.profile.id, pos.base, restriction)
+    if key not in TABLES:
+        TABLES[key] = restricted_rules(pos, restriction)
+    rules = TABLES[key]
+    if rules is None:
+        return None
+    state = FastState(pos, rules)
+    return {str(state.engine_move(m)) for m in state.moves()}
+
+
+def disagreements(pos: Position, theme: str) -> Iterator[str]:
+    """Every way the three readings differ on the legal moves of `pos` (none when they agree)."""
+    misconception = MISCONCEPTIONS[theme]
+    moves = legal_moves(pos)
+    allowed = set(misconception.allowed(pos, moves))
+    for move in moves:
+        forbidden = move not in allowed
+        if forbidden != detector_says(theme, pos, move):
+            yield f"{theme}: {move} forbidden={forbidden}, the detector disagrees"
+        if forbidden and misconception.restriction and move.dest.is_foundation:
+            yield f"{theme}: {move} goes home, yet a restriction of the tables forbids it"
+    believed = restricted_moves(pos, theme)
+    if believed is not None and believed != {str(m) for m in allowed}:
+        yield f"{theme}: the restricted tables give {sorted(believed ^ {str(m) for m in allowed})} apart"
+    if not home_moves_finish(pos, moves):
+        choice = misconception_policy(misconception)(pos, moves, random.Random(0))
+        if choice is not None and choice not in allowed:
+            yield f"{theme}: the misconception player plays {choice}, which the belief forbids"
+
+
+def test_every_theme_has_a_reading_of_each_kind() -> None:
+    assert set(MISCONCEPTIONS) == set(THEME_TAGS)
+    assert set(LESSON_MOVES) == set(FORBIDDING)  # stock.deal's lesson is no move: see below
+    for theme in FORBIDDING:
+        assert THEME_TAGS[theme].detect.__doc__, theme
+
+
+@pytest.mark.parametrize("theme", FORBIDDING)
+def test_the_three_agree_along_the_library_lines(theme: str) -> None:
+    problems = [p for pos in library_positions() for p in disagreements(pos, theme)]
+    assert not problems, problems[:5]
+
+
+@pytest.mark.parametrize("theme", FORBIDDING)
+def test_the_three_agree_in_random_games(theme: str) -> None:
+    positions = [p for p in game_positions() if not p.profile.cannot_use(theme)]
+    problems = [p for pos in positions for p in disagreements(pos, theme)]
+    assert not problems, problems[:5]
+
+
+@settings(max_examples=60, deadline=None)
+@given(seed=st.integers(0, 2**32 - 1), profile=st.sampled_from(ALL_PROFILES), left=st.integers(4, 20))
+def test_the_three_agree_on_random_small_positions(seed: int, profile: str, left: int) -> None:
+    pos = random_small_position(random.Random(seed), profile, left, stack_share=0.5)
+    problems = [p for theme in FORBIDDING if not pos.profile.cannot_use(theme)
+                for p in disagreements(pos, theme)]
+    assert not problems, problems[:5]
+
+
+def test_the_library_lines_hold_every_kind_of_lesson_move() -> None:
+    # The agreement above is tested on moves of each kind, not vacuously.
+    seen = {theme: 0 for theme in FORBIDDING}
+    for pos in library_positions():
+        for move in legal_moves(pos):
+            for theme in FORBIDDING:
+                seen[theme] += LESSON_MOVES[theme](pos, move)
+    assert all(seen.values()), seen
+
+
+def test_a_king_on_an_ace_moving_with_it_uses_the_wrap() -> None:
+    # The tableau.wrap puzzle of deal 6001, after its first eight moves: A♥ with K♠ on it moves
+    # onto 2♠ as one run.  Without the wrap K♠ on A♥ is no run, so the belief cannot make the
+    # move, the detector counts it, and the restricted tables (which once kept it in their move
+    # generator while their dead-end test read the pair as no run) drop it.
+    (scenario,) = load_puzzles([PUZZLES / "generated" / "tableau.wrap" / "tableau-wrap-d6001-m56.yaml"])
+    pos = scenario.position
+    line = list(scenario.solution or [])
+    for move in line[:8]:
+        pos = apply_move(pos, move)
+    run = resolve(pos, line[8])
+    assert str(run) == "AH>t5" and run.card is not None
+    place = locate(pos, run.card)
+    assert [card_name(c) for c in pos.tableau[place.index][place.depth:]] == ["AH", "KS"]
+    assert detector_says(RuleId.TABLEAU_WRAP, pos, run)
+    assert run not in MISCONCEPTIONS[RuleId.TABLEAU_WRAP].allowed(pos, legal_moves(pos))
+    believed = restricted_moves(pos, RuleId.TABLEAU_WRAP)
+    assert believed is not None and str(run) not in believed
+    assert not list(disagreements(pos, RuleId.TABLEAU_WRAP))
+
+
+def test_stock_deal_forces_a_move_and_its_lesson_is_no_move() -> None:
+    # The three cannot agree by nature here: the belief forbids nothing (it forces the deal when
+    # no card can go home), the lesson is a deal *not* made, which no single move shows (the
+    # detector reads the line and the losing first moves), and a force is no restriction of the
+    # tables.  What the filter does is pinned instead.
+    misconception = MISCONCEPTIONS[RuleId.STOCK_DEAL]
+    assert misconception.kind == "force" and misconception.restriction is None
+    assert RuleId.STOCK_DEAL not in LESSON_MOVES
+    checked = 0
+    for pos in (*library_positions(), *game_positions()):
+        moves = legal_moves(pos)
+        allowed = misconception.allowed(pos, moves)
+        if DEAL_MOVE in moves and not any(m.dest.is_foundation for m in moves):
+            assert allowed == [DEAL_MOVE]
+            checked += 1
+        else:
+            assert allowed == moves
+        assert not THEME_TAGS[RuleId.STOCK_DEAL].detect(Lesson(pos, (DEAL_MOVE,), (DEAL_MOVE,)))
+    assert checked
