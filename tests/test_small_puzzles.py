@@ -24,7 +24,7 @@ from agnes_teach.registry import RuleId
 from agnes_teach.scenario import scenario_from_data
 from agnes_teach.tagger.answer import MAX_ANSWER, MAX_CARDS, analyse
 from agnes_teach.tagger.players import MISCONCEPTIONS
-from agnes_teach.tagger.small import LESSON_LOST, reductions, send_home, small_problems
+from agnes_teach.tagger.small import reductions, send_home, small_problems
 from agnes_teach.tagger.teaching import cards_not_home
 from agnes_teach.yamlio import Locator
 
