@@ -35,6 +35,7 @@ from agnes_teach.position import Position
 from agnes_teach.registry import RuleId
 from agnes_teach.scenario import load_puzzles
 from agnes_teach.solver.fast import FastState, Rules
+from agnes_teach.tagger.answer import answer_cut
 from agnes_teach.tagger.detectors import LESSON_MOVES, Lesson, detect_reserve_top, uncovers_reserve
 from agnes_teach.tagger.players import (
     MISCONCEPTIONS,
@@ -42,7 +43,6 @@ from agnes_teach.tagger.players import (
     misconception_policy,
     restricted_rules,
 )
-from agnes_teach.tagger.teaching import home_tail_start
 from agnes_teach.tagger.themes import THEME_TAGS
 
 PUZZLES = Path(__file__).resolve().parent.parent / "puzzles"
@@ -57,7 +57,7 @@ def library_positions() -> tuple[Position, ...]:
     for scenario in load_puzzles([PUZZLES]):
         pos = scenario.position
         line = list(scenario.solution or [])
-        for i, move in enumerate(line[:home_tail_start(line) + 1]):
+        for i, move in enumerate(line[:answer_cut(pos, line) + 1]):
             if i % 2 == 0:
                 out.append(pos)
             pos = apply_move(pos, move)
