@@ -1,8 +1,9 @@
 #!/bin/sh
-# Rebuilds puzzles/demo/ from puzzles/generated/: for each of four themes, the
-# easy puzzle random play wins least often (as the file records it; the first
-# in file-name order among equals, so none sits at the 35% bar), copied with the id
-# "demo-<its id>" (the demo command and the Quick start print these four).
+# Rebuilds puzzles/demo/ from puzzles/small/: the first four themes of the list
+# below that have small puzzles, and for each the easy puzzle random play wins
+# least often (as the file records it; the first in file-name order among
+# equals), copied with the id "demo-<its id>" (the demo command and the Quick
+# start print these four).
 # Run from the repository root after build-library.sh:  sh puzzles/build-demo.sh
 set -e
 PY=${PYTHON:-.venv/bin/python}
@@ -12,13 +13,19 @@ from pathlib import Path
 import yaml
 
 themes = [("01-empty-column", "tableau.empty"), ("02-ace-after-king", "foundation.wrap"),
-          ("03-deal-or-not", "stock.deal"), ("04-run-moves", "tableau.run")]
+          ("03-deal-or-not", "stock.deal"), ("04-run-moves", "tableau.run"),
+          ("05-king-on-ace", "tableau.wrap"), ("06-first-card", "foundation.start"),
+          ("07-top-card-only", "reserve.top"), ("08-last-two", "stock.last-two")]
 demo = Path("puzzles/demo")
 demo.mkdir(exist_ok=True)
 for old in demo.glob("*.yaml"):
     old.unlink()
+chosen = 0
 for name, theme in themes:
-    files = sorted(Path("puzzles/generated", theme).glob("*.yaml"))
+    files = sorted(Path("puzzles/small", theme).glob("*.yaml"))
+    if not files or chosen == 4:
+        continue
+    chosen += 1
     data = {f: yaml.safe_load(f.read_text("utf-8")) for f in files}
     easy = [f for f in files if data[f]["difficulty"] == "easy"] or files
     source = min(easy, key=lambda f: (data[f]["measured"]["random_win_percent"], f.name))

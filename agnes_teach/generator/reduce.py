@@ -164,7 +164,8 @@ def critical_moments(number: int, profile: Profile, theme_id: str,
     line = tuple(result.solution)
     for k, move in enumerate(line):
         if k >= FIRST_MOVE and lesson_moves(pos, line[k:k + 1], 1, misconception, verdict) \
-                and lost_under(pos, misconception, max_states=BELIEF_STATES) is not False:
+                and (misconception.restriction is None
+                     or lost_under(pos, misconception, max_states=BELIEF_STATES) is not False):
             yield k, pos
         pos = apply_unchecked(pos, move)
 

@@ -157,7 +157,10 @@ def keeps_lesson(pos: Position, theme_id: str, steps: tuple[str, ...], verdict: 
     if not needed:  # asked first: far cheaper than the believer's search
         tally.add(KEPT_PREFIX + "the rule is not needed in the answer")
         return None
-    if lost_under(pos, misconception, max_states=BELIEF_STATES) is False:
+    # The believer's own search (no restricted tables to hand to the solver) is asked near the size
+    # bar only: on a big position it seldom settles within its bound, and the judge decides it exactly.
+    near = misconception.restriction is not None or cards_not_home(pos) <= MAX_CARDS + DECISION_SLACK
+    if near and lost_under(pos, misconception, max_states=BELIEF_STATES) is False:
         tally.add(KEPT_PREFIX + "won under the misconception")
         return None
     if strict and not _at_decision(pos, line, needed[:1], verdict, only_last=True):
