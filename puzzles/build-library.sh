@@ -4,8 +4,8 @@
 # Each theme's folder is filled by puzzles/build_library.py: critical moments
 # of solved deals cut down to at most 24 cards and a 10-move answer while every
 # teaching criterion holds (generator/reduce.py; what `agnes-teach generate`
-# writes by default), a file written as soon as it is found, at most a third
-# of the count per rating, the task forms in turn. The two chains mine
+# writes by default), a file written as soon as it is found, at most half of
+# the count per rating, the task forms in turn. The two chains mine
 # disjoint deal ranges, so no position can be taken by two themes whatever
 # the timing; every budget is in solver states, so the same ranges give the
 # same files on any machine (the clock only ends a theme's turn: a stopped

@@ -5,7 +5,7 @@
 Each puzzle is what ``agnes-teach generate`` writes by default (a critical moment of a solved deal
 cut down to a small puzzle; generator/reduce.py), but this builder writes each file as soon as it
 is found, so a long build that is stopped keeps what it found, and a second run goes on where the
-first stopped: the files already in the folder count towards the quotas (a third of the count,
+first stopped: the files already in the folder count towards the quotas (half of the count,
 rounded up, per rating; the task forms in turn), and no puzzle equals (up to symmetry) any file
 already under puzzles/. Budgets are in solver states, so the same deals give the same files.
 """
@@ -45,7 +45,7 @@ def main() -> None:
     folder.mkdir(parents=True, exist_ok=True)
     mine = [load_scenario(f) for f in scenario_files([str(folder)])]
     taken = {puzzle_key(load_scenario(f).position) for f in scenario_files([str(HERE)])}
-    quotas = {str(d): -(-args.count // 3) for d in Difficulty}
+    quotas = {str(d): -(-args.count // 2) for d in Difficulty}  # at most half the folder per rating
     for sc in mine:
         if sc.difficulty is not None:
             quotas[sc.difficulty] = quotas.get(sc.difficulty, 0) - 1

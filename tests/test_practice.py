@@ -74,7 +74,7 @@ def test_the_analysis_refuses_exactly_the_illegal_moves() -> None:
 def test_a_game_too_large_is_not_analysed() -> None:
     pos = make_position(5, ["QS AH", "KS", "4H 3H 2H", "4S 3S 2S AS"])
     assert explore(pos, 2, play_safe_home=False) is None
-    demo = sorted((ROOT / "puzzles" / "demo").glob("*.yaml"))[0]  # from a real deal: far too large
+    demo = sorted((ROOT / "tests" / "whole_game_demo").glob("*.yaml"))[0]  # from a real deal: far too large
     big = load_scenario(demo)
     assert analyse(Scenario(big.file, big.id, big.task, [], big.position)) is None
 
@@ -124,7 +124,7 @@ def test_board_labels_say_base_stock_and_foundations_as_the_diagram_does() -> No
 
 
 def test_puzzles_keep_the_worked_example_and_skipped_titles_are_distinct() -> None:
-    demo = load_puzzles([ROOT / "puzzles" / "demo"])
+    demo = load_puzzles([ROOT / "tests" / "whole_game_demo"])
     chosen = practice_set(demo)
     assert [s.id for s in chosen] == [*(s.id for s in demo), "handmade-section-08"]
     assert len(practice_set([*demo, load_scenario(SECTION_08)])) == len(demo) + 1  # not twice
@@ -138,7 +138,7 @@ def test_puzzles_keep_the_worked_example_and_skipped_titles_are_distinct() -> No
 
 def test_a_guide_of_real_deals_still_has_a_puzzle_to_play(tmp_path: Path) -> None:
     build_guide(["en"], tmp_path / "g", get_profile("bernauer"),
-                puzzles=load_puzzles([ROOT / "puzzles" / "demo"]))
+                puzzles=load_puzzles([ROOT / "tests" / "whole_game_demo"]))
     html = (tmp_path / "g" / "practice-en.html").read_text("utf-8")
     assert 'data-puzzle="handmade-section-08"' in html
     skipped = html[html.index('class="skipped"'):]

@@ -147,7 +147,9 @@ def test_demo_builds_the_teachers_sheet_worksheet_and_guide(tmp_path: Path,
     puzzles = [p for p in pages if "Difficulty:" in p]
     assert "What may fill an empty column" in pages[0] and "6 puzzles" in pages[0]
     levels = [re.findall(r"Difficulty: (\w+)", p) for p in puzzles]
-    assert sum(levels, []) == ["easy", "easy", "medium", "medium", "hard", "hard"]
+    rank = {"easy": 0, "medium": 1, "hard": 2}
+    got = [rank[level] for level in sum(levels, [])]
+    assert len(got) == 6 and got == sorted(got) and set(got) == {0, 1, 2}  # easy to hard, every rating
     assert (built / "worksheet-en.pdf").is_file() and len(pdf_pages(built / "worksheet-en.pdf")) >= 2
     pages = sorted(p.name for p in (built / "guide").iterdir())
     assert pages == ["en.html", "es.html", "index.html", "practice-en.html", "practice-es.html",

@@ -27,6 +27,15 @@ EMPTY = RuleId.TABLEAU_EMPTY
 ORDER = {f"Difficulty: {d}": d.order for d in Difficulty}
 
 
+def _ratings(theme: str) -> list[int]:
+    """The small library's ratings of a theme, easy to hard (what a full --theme sheet prints)."""
+    files = (LIBRARY / "small" / theme).glob("*.yaml")
+    return sorted(Difficulty(yaml.safe_load(f.read_text("utf-8"))["difficulty"]).order for f in files)
+
+
+EMPTY_RATINGS = _ratings(EMPTY)
+
+
 def _run(*args: str) -> tuple[int, str, str]:
     result = CliRunner().invoke(app, list(args))
     return result.exit_code, result.stdout, result.stderr
@@ -37,8 +46,8 @@ def test_the_library_is_found_through_importlib_resources() -> None:
 
     root = Path(str(resources.files("agnes_teach.puzzles")))
     assert root.resolve() == LIBRARY.resolve() == Path(agnes_teach.puzzles.__file__).parent.resolve()
-    assert library_folder() == root / "generated" and library_folder("demo") == root / "demo"
-    assert len(load_puzzles([library_folder()])) == len(list((LIBRARY / "generated").rglob("*.yaml")))
+    assert library_folder() == root / "small" and library_folder("demo") == root / "demo"
+    assert len(load_puzzles([library_folder()])) == len(list((LIBRARY / "small").rglob("*.yaml")))
 
 
 def test_the_package_data_ships_every_puzzle_file() -> None:
@@ -52,17 +61,21 @@ def test_the_package_data_ships_every_puzzle_file() -> None:
 
 
 @pytest.mark.parametrize(("count", "difficulties", "levels"), [
-    (None, "", [0] * 4 + [1] * 4 + [2] * 4),  # all twelve, easy to hard
-    (6, "", [0, 0, 1, 1, 2, 2]),  # six, spread from the easiest to the hardest
+    (None, "", EMPTY_RATINGS),  # all twelve, easy to hard
+    (6, "", None),  # six, spread from the easiest to the hardest
     (1, "", [0]),
-    (3, "hard", [2, 2, 2]),
-    (None, "easy,hard", [0] * 4 + [2] * 4),
+    (3, "hard", [2] * min(3, EMPTY_RATINGS.count(2))),
+    (None, "easy,hard", [r for r in EMPTY_RATINGS if r != 1]),
 ])
 def test_theme_draws_from_the_library_easy_to_hard_under_the_rule_heading(
-        count: int | None, difficulties: str, levels: list[int]) -> None:
+        count: int | None, difficulties: str, levels: list[int] | None) -> None:
     selection = Selection(parse_themes([EMPTY]), parse_difficulties([difficulties]), count)
     items = load_items([], "en", selection=selection)
-    assert [ORDER[i.difficulty or ""] for i in items] == levels
+    got = [ORDER[i.difficulty or ""] for i in items]
+    if levels is None:  # a spread: every rating the theme has, easy first and hard last
+        assert len(got) == 6 and got == sorted(got) and set(got) == set(EMPTY_RATINGS)
+    else:
+        assert got == levels
     for one, other in zip(items, items[1:], strict=False):
         if one.difficulty == other.difficulty:
             assert one.id < other.id  # then by id
@@ -72,13 +85,13 @@ def test_theme_draws_from_the_library_easy_to_hard_under_the_rule_heading(
 
 
 def test_themes_in_the_order_given_each_with_its_heading_and_theme_filters_the_files() -> None:
-    selection = Selection(parse_themes(["stock.deal,tableau.empty"]), count=2)
+    selection = Selection(parse_themes(["tableau.wrap,tableau.empty"]), count=2)
     items = load_items([], "en", selection=selection)
-    assert [i.theme for i in items] == ["stock.deal"] * 2 + ["tableau.empty"] * 2
+    assert [i.theme for i in items] == ["tableau.wrap"] * 2 + ["tableau.empty"] * 2
     assert [bool(i.rule) for i in items] == [True, False, True, False]
     # FILES and --theme: the theme picks among the files given (the demo set has one per rule).
     (only,) = load_items([str(LIBRARY / "demo")], "en", selection=Selection(parse_themes(["tableau.run"])))
-    assert only.id == "demo-tableau-run-d3025-m20" and only.rule
+    assert only.id.startswith("demo-tableau-run-") and only.rule
 
 
 @pytest.mark.parametrize(("args", "message"), [
@@ -104,28 +117,33 @@ def test_theme_cli_writes_the_sheet_and_says_when_fewer_than_asked(tmp_path: Pat
                                 "--count", "9", "--out", str(out))
     assert code == 0, stderr
     assert stdout.strip() == str(out)
-    assert "4 puzzles found, 9 asked" in stderr
+    hard = EMPTY_RATINGS.count(2)
+    assert f"{hard} puzzle{'s' if hard != 1 else ''} found, 9 asked" in stderr
     text = " ".join(pdf_pages(out))
-    assert "What may fill an empty column" in text and text.count("Difficulty: hard") == 4
+    assert "What may fill an empty column" in text and text.count("Difficulty: hard") == hard
 
 
 def test_mix_draws_from_the_library_without_paths() -> None:
     notes: list[str] = []
-    items = load_items([], "en", mix=parse_mix("stock.deal=2,reserve.top=20"), note=notes.append)
-    assert [i.theme for i in items].count("stock.deal") == 2
-    assert [i.theme for i in items].count("reserve.top") == 8 and not any(i.rule for i in items)
-    assert notes == ["--mix reserve.top: 8 puzzles found, 20 asked; the sheet has those 8"]
+    items = load_items([], "en", mix=parse_mix("tableau.empty=2,tableau.wrap=20"), note=notes.append)
+    wraps = len(_ratings("tableau.wrap"))
+    assert [i.theme for i in items].count("tableau.empty") == 2
+    assert [i.theme for i in items].count("tableau.wrap") == wraps and not any(i.rule for i in items)
+    assert notes == [f"--mix tableau.wrap: {wraps} puzzles found, 20 asked; the sheet has those {wraps}"]
 
 
 def test_a_copy_is_printed_once_with_a_note(tmp_path: Path) -> None:
     # `sheet puzzles --mix ...`: the demo file and the library file it copies were both printed.
     notes: list[str] = []
-    items = load_items([str(LIBRARY)], "en", mix=parse_mix("stock.deal=12"), note=notes.append)
+    demo = yaml.safe_load((LIBRARY / "demo" / "05-king-on-ace.yaml").read_text("utf-8"))["id"]
+    source = demo.removeprefix("demo-")
+    folders = [str(LIBRARY / "small"), str(LIBRARY / "demo")]
+    items = load_items(folders, "en", mix=parse_mix("tableau.wrap=20"), note=notes.append)
     ids = [i.id for i in items]
-    assert "stock-deal-d1538-m19" in ids and "demo-stock-deal-d1538-m19" not in ids
-    assert len(ids) == len(set(ids)) == 12
-    (note,) = [n for n in notes if "03-deal-or-not.yaml" in n]
-    assert "demo-stock-deal-d1538-m19" in note and "stock-deal-d1538-m19.yaml" in note and "copy" in note
+    assert source in ids and demo not in ids
+    assert len(ids) == len(set(ids)) == len(_ratings("tableau.wrap"))
+    (note,) = [n for n in notes if "05-king-on-ace.yaml" in n]
+    assert demo in note and f"{source}.yaml" in note and "copy" in note
 
 
 def test_the_same_position_under_another_id_is_printed_once(tmp_path: Path) -> None:

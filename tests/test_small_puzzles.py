@@ -110,7 +110,7 @@ def test_a_whole_game_position_is_not_a_small_puzzle() -> None:
     """The critical moment before any cut: the checker names its size, the first criterion."""
     from agnes_teach.scenario import load_scenario
 
-    sc = load_scenario(Path(__file__).resolve().parent.parent / "puzzles" / "demo" / "01-empty-column.yaml")
+    sc = load_scenario(Path(__file__).resolve().parent / "whole_game_demo" / "01-empty-column.yaml")
     problems = small_problems(sc.position, _line(sc), RuleId.TABLEAU_EMPTY)
     assert len(problems) == 1 and f"(at most {MAX_CARDS} and {MAX_ANSWER})" in problems[0]
 

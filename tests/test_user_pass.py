@@ -186,8 +186,8 @@ def test_generate_into_a_file_is_bad_input_before_any_search(tmp_path: Path) -> 
 
 
 def test_generate_counts_one_puzzle_in_the_singular(tmp_path: Path) -> None:
-    code, _, err = run("generate", "--theme", "foundation.start", "--count", "1", "--seed", "1",
-                       "--source", "built", "--profile", "agnes-ru", "--out", str(tmp_path / "out"))
+    code, _, err = run("generate", "--theme", "tableau.wrap", "--count", "1", "--seed", "1",
+                       "--source", "built", "--out", str(tmp_path / "out"))
     assert code == 0, err
     assert f"wrote 1 puzzle to {tmp_path / 'out'}" in err and "1 puzzles" not in err
 

@@ -29,11 +29,13 @@ def neutral_title(lang: str, number: int) -> str:
 
 
 def puzzle_id(puzzle: Puzzle, run_seed: int, number: int) -> str:
-    """``theme-s<seed>-<n>`` for a built puzzle, ``theme-d<deal>-m<move>`` for one mined from a deal."""
+    """``theme-s<seed>-<n>`` for a built puzzle, ``theme-d<deal>-m<move>`` for one mined from a deal,
+    and ``theme-d<deal>-m<move>-c<cards>`` for a small one cut down from that moment."""
     stem = puzzle.theme.replace(".", "-")
     words = puzzle.source.split()
     if len(words) == 4 and words[0] == "deal":
-        return f"{stem}-d{words[1]}-m{words[3]}"
+        small = f"-c{int(puzzle.stats['cards'])}" if puzzle.reduced else ""
+        return f"{stem}-d{words[1]}-m{words[3]}{small}"
     return f"{stem}-s{run_seed}-{number:03d}"
 
 

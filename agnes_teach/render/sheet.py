@@ -323,6 +323,10 @@ class Selection:
     count: int | None = None
 
 
+def _puzzles(n: int) -> str:
+    return f"{n} puzzle" if n == 1 else f"{n} puzzles"
+
+
 def _easy_to_hard(sc: Scenario) -> tuple[int, str]:
     return difficulty_order(sc), sc.id
 
@@ -358,8 +362,8 @@ def _by_theme(loaded: list[Scenario], selection: Selection, where: str,
             missing.append(f"no puzzle on {theme}{rated} in {where}{found}")
             continue
         if selection.count is not None and len(have) < selection.count:
-            note(f"--theme {theme}: {len(have)} puzzles found, {selection.count} asked; the sheet has "
-                 f"those {len(have)}")
+            note(f"--theme {theme}: {_puzzles(len(have))} found, {selection.count} asked; the sheet has "
+                 f"{'it' if len(have) == 1 else f'those {len(have)}'}")
         chosen.extend(_spread(have, selection.count))
     if missing:
         raise InputError([Problem(text) for text in missing])
@@ -387,7 +391,8 @@ def _mixed(loaded: list[Scenario], mix: dict[RuleId, int], where: str,
         if not have:
             missing.append(f"--mix: no puzzle on {theme} in {where}{_themes_there(loaded)}")
         elif len(have) < count:
-            note(f"--mix {theme}: {len(have)} puzzles found, {count} asked; the sheet has those {len(have)}")
+            note(f"--mix {theme}: {_puzzles(len(have))} found, {count} asked; the sheet has "
+                 f"{'it' if len(have) == 1 else f'those {len(have)}'}")
         chosen.extend(have[:count])
     if missing:
         raise InputError([Problem(text) for text in missing])
