@@ -22,7 +22,7 @@ is not analysed.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from enum import Enum, auto
 
 from .cards import Card, card_name
@@ -38,8 +38,9 @@ from .solver import solve
 from .tagger.teaching import cards_not_home
 
 MAX_STATES = 20_000  # reachable states (up to symmetry) embedded per puzzle, at most
-# Cards in play (tableau, reserve, exposed, stock) of a puzzle the page plays, at most: beyond it no
-# game measured had fewer than MAX_STATES states (docs/guide.md), and finding out costs minutes.
+# Cards in play (tableau, reserve, exposed, stock) of a puzzle the page plays, at most: the library's
+# puzzles of 29 and 30 cards fit, those of 32 measured do not (docs/guide.md), and finding out that a
+# game is too large takes a minute or more.
 MAX_CARDS = 30
 SOLVER_SECONDS = 5.0  # per cross-checked state
 CROSS_CHECKS = 12  # states besides the start whose verdict the solver confirms
@@ -47,6 +48,7 @@ CROSS_CHECKS = 12  # states besides the start whose verdict the solver confirms
 # A refusal in no language: rule id and sorted parameters, without the ones the page fills in itself
 # (see :func:`page_refusal_key`).
 RefusalKey = tuple[str, tuple[tuple[str, str], ...]]
+RefusalRow = tuple[RefusalKey | None, ...]  # one card's refusals, per destination
 
 
 class PracticeError(RuntimeError):
@@ -72,7 +74,7 @@ class PracticeAnalysis:
     destinations: list[Pile]  # the order of every per-destination list: f, then the profile's piles
     winnable: list[bool]
     line: list[int]  # the edge starting the state's shortest line (GameGraph.line_edges)
-    refusals: list[list[list[RefusalKey | None]]]  # [state][card][destination]; None: legal
+    refusals: list[list[RefusalRow]]  # [state][card][destination]; None: legal
     free: list[list[bool]]  # [state][card]: can the card be picked up (see :func:`can_pick_up`)
     deal: list[RefusalKey | None]  # None: dealing is legal
     leads: list[list[list[Lead]]]  # [state][source column][destination column]: the card tI>tJ moves
@@ -108,6 +110,12 @@ def page_refusal_key(why: Refusal, pos: Position, move: Move) -> RefusalKey:
 _ANALYSES: dict[tuple[str, Position], PracticeAnalysis | None] = {}
 
 
+def clear_analyses() -> None:
+    """Forget the analyses kept for the other languages' pages (a caller building many puzzles,
+    one after another, frees each one's graph)."""
+    _ANALYSES.clear()
+
+
 def analyse(scenario: Scenario) -> PracticeAnalysis | None:
     """The puzzle's whole game graph with every answer, or None if it has more than MAX_CARDS cards in
     play or more than MAX_STATES states."""
@@ -138,7 +146,8 @@ def _analyse(scenario: Scenario) -> PracticeAnalysis | None:
     winnable = [graph.won(i) for i in range(len(graph.states))]
     cross_check(graph, winnable, scenario.id)
     dests = destinations(start.profile)
-    refusals = [card_refusals(graph, i, dests) for i in range(len(graph.states))]
+    shared = Shared()
+    refusals = [card_refusals(graph, i, dests, shared) for i in range(len(graph.states))]
     deal = [None if (why := refusal(pos, DEAL_MOVE)) is None else refusal_key(why) for pos in graph.states]
     return PracticeAnalysis(
         graph=graph,
@@ -166,8 +175,20 @@ def cross_check(graph: GameGraph, winnable: list[bool], scenario_id: str) -> Non
                                 f"{Verdict.WON if winnable[i] else Verdict.LOST}")
 
 
-def card_refusals(graph: GameGraph, index: int, dests: list[Pile]) -> list[list[RefusalKey | None]]:
-    """Per card, per destination: the engine's refusal of the move from state `index`, None if legal."""
+@dataclass
+class Shared:
+    """Refusal keys and rows met before, each held once: a 20,000-state game has about 19 million
+    answers, which as tuples of their own would take gigabytes."""
+
+    keys: dict[RefusalKey, RefusalKey] = field(default_factory=dict)
+    rows: dict[RefusalRow, RefusalRow] = field(default_factory=dict)
+
+
+def card_refusals(graph: GameGraph, index: int, dests: list[Pile],
+                  shared: Shared | None = None) -> list[RefusalRow]:
+    """Per card, per destination: the engine's refusal of the move from state `index`, None if legal
+    (equal keys and rows taken from `shared`)."""
+    shared = shared or Shared()
     pos = graph.states[index]
     legal = {m for m, _j in graph.edges[index]}
     per_card = []
@@ -179,12 +200,14 @@ def card_refusals(graph: GameGraph, index: int, dests: list[Pile]) -> list[list[
             why = refusal(pos, move)
             if why is None and move not in legal:
                 raise PracticeError(f"{move} is legal but not generated")
-            row.append(None if why is None else page_refusal_key(why, pos, move))
-        per_card.append(row)
+            key = None if why is None else page_refusal_key(why, pos, move)
+            row.append(key if key is None else shared.keys.setdefault(key, key))
+        whole = tuple(row)
+        per_card.append(shared.rows.setdefault(whole, whole))
     return per_card
 
 
-def can_pick_up(dests: list[Pile], row: list[RefusalKey | None]) -> bool:
+def can_pick_up(dests: list[Pile], row: RefusalRow) -> bool:
     """Free to pick up: the card has a legal move, or its destinations refuse it for different
     reasons (so the destination matters).  Otherwise one rule holds it where it is."""
     rules = {why[0] for dest, why in zip(dests, row, strict=True)

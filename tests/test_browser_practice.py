@@ -253,11 +253,11 @@ def auto_site(tmp_path_factory: pytest.TempPathFactory) -> Path:
     out = tmp_path_factory.mktemp("auto") / "guide"
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(practice, "MAX_STATES", 20)
-        practice._ANALYSES.clear()
+        practice.clear_analyses()
         try:
             build_guide(["en"], out, get_profile("bernauer"), puzzles=load_puzzles([SECTION_08]))
         finally:
-            practice._ANALYSES.clear()
+            practice.clear_analyses()
     return out
 
 

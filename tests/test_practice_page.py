@@ -160,7 +160,7 @@ def test_a_game_too_large_for_every_move_is_played_with_safe_cards_going_home(
     full = explore(scenario.position, 10_000, play_safe_home=False, merge_symmetric=True)
     assert full is not None
     monkeypatch.setattr(practice, "MAX_STATES", len(full.states) - 1)
-    practice._ANALYSES.clear()
+    practice.clear_analyses()
     try:
         got = analyse(scenario)
         assert got is not None and got.auto_home and got.graph.auto
@@ -170,7 +170,7 @@ def test_a_game_too_large_for_every_move_is_played_with_safe_cards_going_home(
         html = build_practice([scenario], "en", "en.html").html
         assert "go there by themselves" in html
     finally:
-        practice._ANALYSES.clear()
+        practice.clear_analyses()
 
 
 # ------------------------------------------------------------- the page's budget
