@@ -13,7 +13,7 @@ The practice pages explore the same way, move by move as the learner plays
 from __future__ import annotations
 
 from collections import deque
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from . import keys
 from .board import home_safety
@@ -76,9 +76,34 @@ class GameGraph:
     win_distance: list[int | None]  # fewest moves to a won state; None: lost
     auto: dict[tuple[int, Move], tuple[Move, ...]]  # safe moves played after a move
     win_edge: list[int]  # per state: the edge (index in its edges) of a shortest win; -1: none or won
+    # Graphs explored with merge_symmetric: per (state, edge index) whose target was stored with its
+    # piles in another order, where each pile of the position the move makes lies in the stored one
+    # (piles by place in [*tableau, *reserve, *exposed]); an edge not listed keeps every pile in place.
+    relabel: dict[tuple[int, int], tuple[int, ...]] = field(default_factory=dict)
+
+    def real_line(self, edges: list[int]) -> list[Move]:
+        """The moves a player makes from the root along a path of edge indices, every pile under the
+        name it has in the player's game (stored states may hold their piles in another order), with
+        the safe moves played after each."""
+        names = self.root.profile.pile_names()
+        view = tuple(range(len(names)))  # where each of the player's piles lies in the stored state
+        out: list[Move] = []
+        i = 0
+        for k in edges:
+            move, j = self.edges[i][k]
+            if move.card is not None and move.dest in names:
+                move = Move(move.card, names[view.index(names.index(move.dest))])
+            out.append(move)
+            out.extend(self.auto.get((i, self.edges[i][k][0]), ()))
+            to = self.relabel.get((i, k))
+            if to is not None:
+                view = tuple(to[place] for place in view)
+            i = j
+        return out
 
     def expand(self, start: int, moves: list[Move]) -> list[Move]:
-        """The real moves of a line of graph moves from state `start`."""
+        """The real moves of a line of graph moves from state `start` (a graph explored without
+        merge_symmetric: :meth:`real_line` names the piles of a merged one)."""
         out: list[Move] = []
         i = start
         for move in moves:
@@ -182,18 +207,32 @@ def backward_search(parents: list[list[tuple[int, int]]], targets: list[int],
     return dist, via
 
 
-def explore(pos: Position, max_states: int, play_safe_home: bool = True) -> GameGraph | None:
+def explore(pos: Position, max_states: int, play_safe_home: bool = True,
+            merge_symmetric: bool = False) -> GameGraph | None:
     """The reachable graph of `pos`, or None when it has more than `max_states` states.
 
     With `play_safe_home` (the generator's game), safe foundation moves are
     played after every move (:func:`autoplay`) and a won state ends the game.
     Without (the practice page, where the learner makes every move), each
     legal move of the engine is one edge, a won state's too.
+
+    With `merge_symmetric` (the practice page), states that differ only in the
+    order of interchangeable piles are one state: the canonical key
+    (``keys.key_and_order``, reserve piles and exposed cells kept apart) finds
+    them, and an edge into a state first stored with its piles in another order
+    records where each pile went (``GameGraph.relabel``), so the page can go on
+    showing every card in the pile the player put it in.
     """
-    index: dict[bytes, int] = {state_key(pos): 0}
+    def key_of(state: Position) -> tuple[bytes, tuple[int, ...] | None]:
+        return keys.key_and_order(state, kinds_apart=True) if merge_symmetric else (state_key(state), None)
+
+    root_key, root_order = key_of(pos)
+    index: dict[bytes, int] = {root_key: 0}
+    orders = [root_order]  # per stored state: its piles in key order (merge_symmetric only)
     states = [pos]
     edges: list[list[tuple[Move, int]]] = []
     auto: dict[tuple[int, Move], tuple[Move, ...]] = {}
+    relabel: dict[tuple[int, int], tuple[int, ...]] = {}
     i = 0
     while i < len(states):
         here = states[i]
@@ -205,7 +244,7 @@ def explore(pos: Position, max_states: int, play_safe_home: bool = True) -> Game
                     nxt, played = autoplay(nxt)
                     if played:
                         auto[(i, move)] = played
-                key = state_key(nxt)
+                key, order = key_of(nxt)
                 j = index.get(key)
                 if j is None:
                     if len(states) >= max_states:
@@ -213,10 +252,23 @@ def explore(pos: Position, max_states: int, play_safe_home: bool = True) -> Game
                     j = len(states)
                     index[key] = j
                     states.append(nxt)
+                    orders.append(order)
+                elif order is not None and order != orders[j]:
+                    relabel[(i, len(out))] = piles_onto(order, orders[j])
                 out.append((move, j))
         edges.append(out)
         i += 1
     # Backward BFS from the won states gives each state's distance to a win.
     won = [k for k, state in enumerate(states) if state.is_won()]
     dist, via = backward_search(parents_of(edges), won)
-    return GameGraph(states, edges, dist, auto, via)
+    return GameGraph(states, edges, dist, auto, via, relabel)
+
+
+def piles_onto(order: tuple[int, ...], stored: tuple[int, ...] | None) -> tuple[int, ...]:
+    """Where each pile of a state lies in the stored state of the same key: the piles at the same
+    place in the two key orders hold the same cards."""
+    assert stored is not None
+    out = [0] * len(order)
+    for mine, theirs in zip(order, stored, strict=True):
+        out[mine] = theirs
+    return tuple(out)

@@ -16,7 +16,12 @@ A pile's part of the key is its cards, bottom to top, then (if any deal is
 still to land on it) a separator and, per deal to come, the card it will drop
 there or a mark that it passes the pile by; the parts of each group are
 sorted.  The foundations are not in the key: within one game every card not
-in a pile or the stock is home.  :func:`state_key` is the definition;
+in a pile or the stock is home.  :func:`key_and_order` is the definition
+(:func:`state_key` its key): beside the key it gives the piles in the order the
+key lists them, which is how the practice page, storing one state per key,
+knows where each of the learner's piles went; for the page it can keep reserve
+piles and exposed cells apart, whose rules refuse a card put on them in
+different words.  :func:`state_key` is the key everyone else uses;
 the solver's fast state computes the same bytes faster (``FastState.key``,
 tested equal on random positions of every profile), :func:`game_key` adds the
 game (profile and base) and the generator's ``puzzle_key`` adds the suit
@@ -33,6 +38,7 @@ PILE_SEP = b"\xfe"  # between the parts of one group
 GROUP_SEP = b"\xfd"  # between the columns and the stacks
 FUTURE_SEP = b"\xfa"  # before the stock cards a pile will still receive
 STACK_TAG = (b"\xc8", b"\xc9")  # a stack's part starts with its permission to play home (no, yes)
+EXPOSED_TAG = (b"\xca", b"\xcb")  # an exposed cell's, where exposed cells are kept apart from reserve piles
 NO_CARD = 0xFF  # in a pile's future: a deal that passes it by
 
 
@@ -60,18 +66,35 @@ def stack_plays_home(pos: Position, pile: Pile) -> bool:
 
 def state_key(pos: Position, canonical: bool = True) -> bytes:
     """The key of a state within its game; ``canonical=False`` keeps every pile in its place."""
-    stacks = [*pos.reserve, *pos.exposed]
-    done = bytes((pos.deals_done,))
     if not canonical:
-        return PILE_SEP.join(map(bytes, pos.tableau)) + GROUP_SEP + PILE_SEP.join(map(bytes, stacks)) + done
+        stacks = [*pos.reserve, *pos.exposed]
+        return (PILE_SEP.join(map(bytes, pos.tableau)) + GROUP_SEP + PILE_SEP.join(map(bytes, stacks))
+                + bytes((pos.deals_done,)))
+    return key_and_order(pos)[0]
+
+
+def key_and_order(pos: Position, kinds_apart: bool = False) -> tuple[bytes, tuple[int, ...]]:
+    """The canonical key, and the piles in the order the key lists them (each pile by its place
+    in ``[*tableau, *reserve, *exposed]``).
+
+    Two states of one key hold the same cards in the piles of the same place in their orders, so
+    the orders map one state's piles onto the other's.  ``kinds_apart`` keeps reserve piles and
+    exposed cells from trading places (the same future either way, but a card put on them is
+    refused by different rules: the practice page names the rule, so it must not merge them).
+    """
     coming = futures(pos)
-    columns = sorted(bytes(cards) + future_part(coming.get(Pile.column(j + 1)))
+    columns = sorted((bytes(cards) + future_part(coming.get(Pile.column(j + 1))), j)
                      for j, cards in enumerate(pos.tableau))
     names = [*(Pile.reserve(i + 1) for i in range(len(pos.reserve))),
              *(Pile.exposed(i + 1) for i in range(len(pos.exposed)))]
-    parts = sorted(STACK_TAG[stack_plays_home(pos, name)] + bytes(cards) + future_part(coming.get(name))
-                   for name, cards in zip(names, stacks, strict=True))
-    return PILE_SEP.join(columns) + GROUP_SEP + PILE_SEP.join(parts) + done
+    stacks = [*pos.reserve, *pos.exposed]
+    first = len(pos.tableau)
+    parts = sorted(((EXPOSED_TAG if kinds_apart and name.kind is PileKind.EXPOSED else STACK_TAG)
+                    [stack_plays_home(pos, name)] + bytes(cards) + future_part(coming.get(name)), first + i)
+                   for i, (name, cards) in enumerate(zip(names, stacks, strict=True)))
+    key = (PILE_SEP.join(part for part, _ in columns) + GROUP_SEP + PILE_SEP.join(part for part, _ in parts)
+           + bytes((pos.deals_done,)))
+    return key, tuple(place for _, place in (*columns, *parts))
 
 
 def game_key(pos: Position) -> bytes:

@@ -8,13 +8,21 @@ destination, the engine's refusal (rule id and parameters) where the move is
 illegal.  Whether a state can be won is exact: the graph is complete, so a
 state is winnable iff a path in it reaches all 52 cards home; the solver is
 asked about the start (and a sample of states) as a cross-check, and a
-disagreement stops the build.  A puzzle is analysed only if its reachable
-graph has at most ``MAX_STATES`` states.
+disagreement stops the build.
+
+States that differ only in the order of interchangeable piles are stored once
+(``merge_symmetric``: most of a small game's states are such copies); the
+page follows where each pile went.  A game of more than ``MAX_STATES`` such
+states is explored again as the game in which the cards that can go home with
+no possible harm go there by themselves after each move (the generator's game,
+``play_safe_home``; a win there is a win, and with foundations final a loss
+there is a loss); the page says so.  A puzzle whose game is larger even then
+is not analysed.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from enum import Enum, auto
 
 from .cards import Card, card_name
@@ -27,12 +35,20 @@ from .profile import Profile
 from .registry import Verdict
 from .scenario import Scenario
 from .solver import solve
+from .tagger.teaching import cards_not_home
 
-MAX_STATES = 2000  # reachable states embedded per puzzle, at most
+MAX_STATES = 20_000  # reachable states (up to symmetry) embedded per puzzle, at most
+# Cards in play (tableau, reserve, exposed, stock) of a puzzle the page plays, at most: the library's
+# puzzles of 29 and 30 cards fit, those of 32 measured do not (docs/guide.md), and finding out that a
+# game is too large takes a minute or more.
+MAX_CARDS = 30
 SOLVER_SECONDS = 5.0  # per cross-checked state
 CROSS_CHECKS = 12  # states besides the start whose verdict the solver confirms
 
-RefusalKey = tuple[str, tuple[tuple[str, str], ...]]  # rule id, sorted parameters: a refusal in no language
+# A refusal in no language: rule id and sorted parameters, without the ones the page fills in itself
+# (see :func:`page_refusal_key`).
+RefusalKey = tuple[str, tuple[tuple[str, str], ...]]
+RefusalRow = tuple[RefusalKey | None, ...]  # one card's refusals, per destination
 
 
 class PracticeError(RuntimeError):
@@ -54,10 +70,11 @@ class PracticeAnalysis:
     """What the engine and the solver say about one puzzle; lists are per state of ``graph``."""
 
     graph: GameGraph
+    auto_home: bool  # the game in which safe cards go home by themselves (the full game was too large)
     destinations: list[Pile]  # the order of every per-destination list: f, then the profile's piles
     winnable: list[bool]
     line: list[int]  # the edge starting the state's shortest line (GameGraph.line_edges)
-    refusals: list[list[list[RefusalKey | None]]]  # [state][card][destination]; None: legal
+    refusals: list[list[RefusalRow]]  # [state][card][destination]; None: legal
     free: list[list[bool]]  # [state][card]: can the card be picked up (see :func:`can_pick_up`)
     deal: list[RefusalKey | None]  # None: dealing is legal
     leads: list[list[list[Lead]]]  # [state][source column][destination column]: the card tI>tJ moves
@@ -70,32 +87,71 @@ def destinations(profile: Profile) -> list[Pile]:
 
 
 def refusal_key(why: Refusal) -> RefusalKey:
-    return (why.rule, tuple(sorted(why.params.items())))
+    """The refusal without its destination pile, which the page fills in (a stored state may hold
+    its piles in another order than the learner's board, so the pile is the one the learner named).
+    The foundation stays: no state reorders it, and its message differs (i18n.refusal_message)."""
+    kept = ((k, v) for k, v in why.params.items() if k != "dest" or v == FOUNDATION)
+    return (why.rule, tuple(sorted(kept)))
+
+
+def page_refusal_key(why: Refusal, pos: Position, move: Move) -> RefusalKey:
+    """A card's refusal without the facts the page fills in from its own board: the card moved, its
+    destination and the destination's top card.  Checked here, so the page's words are the engine's."""
+    assert move.card is not None
+    params = dict(why.params)
+    pile = () if move.dest.is_foundation else pos.pile(move.dest)
+    top = card_name(pile[-1]) if pile else None
+    named = (params.pop("card", None), params.get("dest"), params.pop("target", top))
+    if named != (card_name(move.card), move.dest, top):
+        raise PracticeError(f"{move}: the refusal names cards or piles the page does not show: {why.params}")
+    return refusal_key(Refusal(why.rule, why.move, params))
 
 
 _ANALYSES: dict[tuple[str, Position], PracticeAnalysis | None] = {}
 
 
+def clear_analyses() -> None:
+    """Forget the analyses kept for the other languages' pages (a caller building many puzzles,
+    one after another, frees each one's graph)."""
+    _ANALYSES.clear()
+
+
 def analyse(scenario: Scenario) -> PracticeAnalysis | None:
-    """The puzzle's whole game graph with every answer, or None if it has more than MAX_STATES states."""
+    """The puzzle's whole game graph with every answer, or None if it has more than MAX_CARDS cards in
+    play or more than MAX_STATES states."""
     key = (scenario.id, scenario.position)
     if key not in _ANALYSES:
         _ANALYSES[key] = _analyse(scenario)
     return _ANALYSES[key]
 
 
+def explore_for_page(start: Position) -> tuple[GameGraph | None, bool]:
+    """The game graph the page embeds, and whether safe cards go home by themselves in it: the
+    learner's every move if that game has at most MAX_STATES states, else the game with safe moves
+    home played at once (not where cards may come back from the foundations: there a safe move is
+    safe only if they may not, so a loss in that game would be no proof)."""
+    graph = explore(start, MAX_STATES, play_safe_home=False, merge_symmetric=True)
+    if graph is not None or start.profile.foundation_return:
+        return graph, False
+    return explore(start, MAX_STATES, play_safe_home=True, merge_symmetric=True), True
+
+
 def _analyse(scenario: Scenario) -> PracticeAnalysis | None:
     start = scenario.position
-    graph = explore(start, MAX_STATES, play_safe_home=False)
+    if cards_not_home(start) > MAX_CARDS:
+        return None
+    graph, auto_home = explore_for_page(start)
     if graph is None:
         return None
     winnable = [graph.won(i) for i in range(len(graph.states))]
     cross_check(graph, winnable, scenario.id)
     dests = destinations(start.profile)
-    refusals = [card_refusals(graph, i, dests) for i in range(len(graph.states))]
+    shared = Shared()
+    refusals = [card_refusals(graph, i, dests, shared) for i in range(len(graph.states))]
     deal = [None if (why := refusal(pos, DEAL_MOVE)) is None else refusal_key(why) for pos in graph.states]
     return PracticeAnalysis(
         graph=graph,
+        auto_home=auto_home,
         destinations=dests,
         winnable=winnable,
         line=graph.line_edges(),
@@ -119,23 +175,39 @@ def cross_check(graph: GameGraph, winnable: list[bool], scenario_id: str) -> Non
                                 f"{Verdict.WON if winnable[i] else Verdict.LOST}")
 
 
-def card_refusals(graph: GameGraph, index: int, dests: list[Pile]) -> list[list[RefusalKey | None]]:
-    """Per card, per destination: the engine's refusal of the move from state `index`, None if legal."""
+@dataclass
+class Shared:
+    """Refusal keys and rows met before, each held once: a 20,000-state game has about 19 million
+    answers, which as tuples of their own would take gigabytes."""
+
+    keys: dict[RefusalKey, RefusalKey] = field(default_factory=dict)
+    rows: dict[RefusalRow, RefusalRow] = field(default_factory=dict)
+
+
+def card_refusals(graph: GameGraph, index: int, dests: list[Pile],
+                  shared: Shared | None = None) -> list[RefusalRow]:
+    """Per card, per destination: the engine's refusal of the move from state `index`, None if legal
+    (equal keys and rows taken from `shared`)."""
+    shared = shared or Shared()
     pos = graph.states[index]
     legal = {m for m, _j in graph.edges[index]}
     per_card = []
     for card in range(52):
+        row: list[RefusalKey | None] = []
         # Where the card lies is the same for every destination: the predicates find it once.
-        answers = (refusal(pos, Move(Card(card), dest)) for dest in dests)
-        row = [None if why is None else refusal_key(why) for why in answers]
-        for dest, why in zip(dests, row, strict=True):
-            if why is None and Move(Card(card), dest) not in legal:
-                raise PracticeError(f"{card_name(Card(card))}>{dest} is legal but not generated")
-        per_card.append(row)
+        for dest in dests:
+            move = Move(Card(card), dest)
+            why = refusal(pos, move)
+            if why is None and move not in legal:
+                raise PracticeError(f"{move} is legal but not generated")
+            key = None if why is None else page_refusal_key(why, pos, move)
+            row.append(key if key is None else shared.keys.setdefault(key, key))
+        whole = tuple(row)
+        per_card.append(shared.rows.setdefault(whole, whole))
     return per_card
 
 
-def can_pick_up(dests: list[Pile], row: list[RefusalKey | None]) -> bool:
+def can_pick_up(dests: list[Pile], row: RefusalRow) -> bool:
     """Free to pick up: the card has a legal move, or its destinations refuse it for different
     reasons (so the destination matters).  Otherwise one rule holds it where it is."""
     rules = {why[0] for dest, why in zip(dests, row, strict=True)

@@ -1,6 +1,12 @@
 /* Practice puzzles.  This script decides nothing about the rules: every legal move, every
    verdict and every refusal was computed by the engine and the solver when the page was built,
-   and is looked up here in the embedded data (see agnes_teach/render/practice.py). */
+   and is looked up here in the embedded data (see agnes_teach/render/practice.py).
+
+   A stored state may hold its piles in another order than the learner's board (states that
+   differ only so are stored once): each step of the history keeps, beside the stored state, its
+   view, where each pile of the board lies in the stored state.  Moves, refusals and the typed
+   t1>t2 leads are looked up through the view, and a move that reaches a state stored with its
+   piles reordered carries the reordering, so every card stays in the pile the learner put it in. */
 (function () {
   "use strict";
   var DATA = JSON.parse(document.getElementById("practice-data").textContent);
@@ -27,10 +33,17 @@
     return node;
   }
 
-  function Puzzle(root, data) {
+  function Puzzle(root, data, graph) {
     this.root = root;
     this.data = data;
-    this.history = [0];
+    this.g = graph;
+    this.piles = data.dests.length - 1;
+    // Where each state's moves start in the lists of all moves (graph.to, graph.relabel).
+    this.first = [0];
+    for (var i = 0; i < graph.codes.length; i++) { this.first.push(this.first[i] + graph.codes[i].length / 2); }
+    var identity = [];
+    for (var p = 0; p < this.piles; p++) { identity.push(p); }
+    this.history = [{i: 0, v: identity}];
     this.selected = null;
     this.board = root.querySelector("[data-board]");
     this.feedback = root.querySelector("[data-feedback]");
@@ -47,15 +60,16 @@
     this.render();
   }
 
-  Puzzle.prototype.state = function () { return this.data.states[this.history[this.history.length - 1]]; };
+  // The current step: the stored state `i` and the view `v` (board pile -> stored pile).
+  Puzzle.prototype.state = function () { return this.history[this.history.length - 1]; };
 
   Puzzle.prototype.layout = function (st) {
-    var parts = st.l.split("|");
-    var piles = parts[0].split(",").map(function (p) {
+    var parts = this.g.layout[st.i].split("|");
+    var stored = parts[0].split(",").map(function (p) {
       return p.split("").map(function (ch) { return ALPH.indexOf(ch); });
     });
     return {
-      piles: piles,
+      piles: st.v.map(function (q) { return stored[q]; }),
       found: parts[1].split("").map(function (ch) { return DIG.indexOf(ch); }),
       stock: parts[2].length,
       stockCards: parts[2].split("").map(function (ch) { return ALPH.indexOf(ch); })
@@ -83,8 +97,44 @@
   };
 
   Puzzle.prototype.pattern = function (card) {
-    var w = this.data.width, st = this.state();
-    return this.data.patterns[num(st.r.substr(card * w, w))];
+    var w = this.g.width, st = this.state();
+    return this.g.patterns[num(this.g.refusals[st.i].substr(card * w, w))];
+  };
+
+  // A destination of the board (0: the foundation, 1..: dests[1..]) as the stored state numbers it.
+  Puzzle.prototype.storedDest = function (st, dest) { return dest > 0 ? 1 + st.v[dest - 1] : dest; };
+  Puzzle.prototype.boardDest = function (st, stored) { return stored > 0 ? 1 + st.v.indexOf(stored - 1) : stored; };
+
+  // The message number of the engine's refusal of card -> board destination.
+  Puzzle.prototype.refusalOf = function (card, dest) {
+    return this.pattern(card)[1 + this.storedDest(this.state(), dest)];
+  };
+
+  // The moves of a stored state: per move its code, the state it leads to, its reordering (0: none).
+  Puzzle.prototype.moves = function (i) {
+    var g = this.g, codes = g.codes[i], rw = g.relabel_width, out = [];
+    for (var k = 0, at = this.first[i]; 2 * k < codes.length; k++, at++) {
+      out.push({code: codes.substr(2 * k, 2), to: i + g.to[at], relabel: num(g.relabel.substr(at * rw, rw))});
+    }
+    return out;
+  };
+
+  // The cards that went home by themselves after move k of stored state i.
+  Puzzle.prototype.autoCards = function (i, k) {
+    var list = this.g.auto.length ? this.g.auto[i] : "";
+    var items = list ? list.split(",") : [];
+    for (var n = 0; n < items.length; n++) {
+      var parts = items[n].split("=");
+      if (parseInt(parts[0], 10) === k) { return parts[1].split("").map(function (ch) { return ALPH.indexOf(ch); }); }
+    }
+    return [];
+  };
+
+  // The step after taking move `move` (k-th of its state) from step `st`.
+  Puzzle.prototype.after = function (st, move) {
+    if (!move.relabel) { return {i: move.to, v: st.v}; }
+    var order = this.g.relabels[move.relabel - 1];
+    return {i: move.to, v: st.v.map(function (q) { return order[q]; })};
   };
 
   Puzzle.prototype.moveText = function (card, dest) {
@@ -196,7 +246,8 @@
         var own = this.pileOf(card);
         var other = 1;
         while (other === own && other < this.data.columns) { other++; }
-        this.refuse(pattern[1 + other], this.moveText(card, other), fill(UI.not_free, {card: CARDS.symbols[card]}));
+        this.refuse(this.refusalOf(card, other), this.moveText(card, other),
+                    fill(UI.not_free, {card: CARDS.symbols[card]}), this.facts(card, other));
         return;
       }
       this.selected = card;
@@ -218,31 +269,47 @@
   // A move by card and destination index (card -1: deal): looked up, never decided here.
   Puzzle.prototype.play = function (card, dest) {
     var st = this.state();
-    var key = card < 0 ? "**" : ALPH[card] + DIG[dest];
+    var key = card < 0 ? "**" : ALPH[card] + DIG[this.storedDest(st, dest)];
     var text = this.moveText(card, dest);
-    for (var i = 0; i < st.m.length; i += 2) {
-      if (st.m[i] === key) {
-        this.history.push(st.m[i + 1]);
+    var moves = this.moves(st.i);
+    for (var k = 0; k < moves.length; k++) {
+      if (moves[k].code === key) {
+        this.history.push(this.after(st, moves[k]));
         this.render();
-        var next = this.state();
-        if (this.isDone(next)) { this.say("won", fill(UI.solved, {move: text})); }
-        else if (next.w) { this.say("won", fill(UI.keeps, {move: text})); }
-        else { this.say("lost", fill(UI.loses, {move: text})); }
+        var next = this.state(), home = this.autoCards(st.i, k);
+        var went = home.length ? " " + fill(UI.auto_went, {cards: home.map(function (c) { return CARDS.symbols[c]; }).join(", ")}) : "";
+        if (this.isDone(next)) { this.say("won", fill(UI.solved, {move: text}) + went); }
+        else if (this.g.winnable[next.i] === "1") { this.say("won", fill(UI.keeps, {move: text}) + went); }
+        else { this.say("lost", fill(UI.loses, {move: text}) + went); }
         return;
       }
     }
     this.render();
-    this.refuse(card < 0 ? st.d : this.pattern(card)[1 + dest], text);
+    if (card < 0) { this.refuse(this.g.deal[st.i], text, null, {dest: "deal"}); }
+    else { this.refuse(this.refusalOf(card, dest), text, null, this.facts(card, dest)); }
   };
 
-  Puzzle.prototype.refuse = function (messageIndex, text, headline) {
+  // What a card's refusal leaves for the board to say (practice.page_refusal_key): the card, the
+  // destination the learner named and the card on top of it.
+  Puzzle.prototype.facts = function (card, dest) {
+    var out = {card: CARDS.shown[card], dest: this.data.dests[dest]};
+    if (dest > 0) {
+      var pile = this.layout(this.state()).piles[dest - 1];
+      if (pile.length) { out.target = CARDS.shown[pile[pile.length - 1]]; }
+    }
+    return out;
+  };
+
+  // A refusal: its message (with the facts the board knows filled in) and its rule's link.
+  Puzzle.prototype.refuse = function (messageIndex, text, headline, facts) {
     var message = MSG[messageIndex], rule = message[0], info = RULES[rule];
+    var words = fill(message[1], facts);
     this.feedback.textContent = "";
     this.feedback.setAttribute("data-verdict", "refused");
     this.feedback.setAttribute("data-rule", rule);
     this.feedback.appendChild(el("strong", {}, (headline || fill(UI.refused, {move: text})) + " "));
     // The checker's sentence as it prints it; a full stop before the rule's link where it has none.
-    this.feedback.appendChild(document.createTextNode(message[1] + (/[.!?\u2026]$/.test(message[1]) ? " " : ". ")));
+    this.feedback.appendChild(document.createTextNode(words + (/[.!?\u2026]$/.test(words) ? " " : ". ")));
     if (info) { this.feedback.appendChild(el("a", {"href": info.href}, fill(UI.rule_link, {title: info.title}))); }
     this.shown();
   };
@@ -278,13 +345,13 @@
     var card;
     if (/^[trx][1-9][0-9]?$/.test(left)) {
       var source = dests.indexOf(left);
-      if (source < 0) { this.render(); this.refuse(this.data.nopile[left], text); return; }
+      if (source < 0) { this.render(); this.refuse(this.data.nopile[left], text, null, {dest: left}); return; }
       var lay = this.layout(this.state());
       var pile = lay.piles[source - 1];
       if (!pile.length) {
         this.render();
-        if (dest < 0) { this.refuse(this.data.nopile[destName], text); }
-        else { this.refuse(this.data.empty[left][dest], text); }
+        if (dest < 0) { this.refuse(this.data.nopile[destName], text, null, {dest: destName}); }
+        else { this.refuse(this.data.empty[left][dest], text, null, {dest: destName}); }
         return;
       }
       if (left[0] === "t" && destName[0] === "t" && dest > 0) {
@@ -299,14 +366,16 @@
       card = this.parseCard(parts[0]);
       if (card < 0) { this.render(); this.plain(fill(UI.not_a_move, {text: text})); return; }
     }
-    if (dest < 0) { this.render(); this.refuse(this.data.nopile[destName], text); return; }
+    if (dest < 0) { this.render(); this.refuse(this.data.nopile[destName], text, null, {dest: destName}); return; }
     this.input.value = "";
     this.play(card, dest);
   };
 
-  // Which card engine.resolve chose for "t<source>>t<dest>" (see _lead in practice.py).
-  Puzzle.prototype.leadCard = function (source, dest) {
-    var t = this.state().t, pos = 0, n = this.data.columns;
+  // Which card engine.resolve chose for "t<source>>t<dest>" (see typed_leads in practice.py), for
+  // columns of the board: their places in the stored state.
+  Puzzle.prototype.leadCard = function (column, other) {
+    var st = this.state(), t = this.g.leads[st.i], pos = 0, n = this.data.columns;
+    var source = st.v[column], dest = st.v[other];
     for (var i = 0; i < n; i++) {
       var row;
       if (t[pos] === "(") { row = t.substr(pos + 1, n); pos += n + 2; }
@@ -337,30 +406,48 @@
 
   Puzzle.prototype.restart = function () {
     this.selected = null;
-    this.history = [0];
+    this.history = [this.history[0]];
     this.render();
     this.plain(UI.restarted);
   };
 
   // The line the build found from here: a shortest win, or a way into a dead end.
   Puzzle.prototype.why = function () {
-    var st = this.state(), steps = [], seen = {}, index = this.history[this.history.length - 1];
-    if (this.isDone(st)) { this.plain(UI.already_won); return; }
-    while (this.data.states[index].n >= 0 && !seen[index] && steps.length < 60) {
-      seen[index] = true;
-      var s = this.data.states[index], k = s.n * 2, key = s.m[k];
-      steps.push(key === "**" ? "deal" : this.moveText(ALPH.indexOf(key[0]), DIG.indexOf(key[1])));
-      index = s.m[k + 1];
+    var st = this.state(), steps = [], seen = {}, at = st, self = this;
+    if (this.isDone(this.state())) { this.plain(UI.already_won); return; }
+    while (this.g.line[at.i] >= 0 && !seen[at.i] && steps.length < 60) {
+      seen[at.i] = true;
+      var k = this.g.line[at.i], move = this.moves(at.i)[k], key = move.code;
+      steps.push(key === "**" ? "deal" : this.moveText(ALPH.indexOf(key[0]), this.boardDest(at, DIG.indexOf(key[1]))));
+      this.autoCards(at.i, k).forEach(function (c) { steps.push(self.moveText(c, 0)); });
+      at = this.after(at, move);
     }
-    if (st.w) { this.plain(fill(UI.hint, {moves: steps.join(", ")})); }
+    if (this.g.winnable[st.i] === "1") { this.plain(fill(UI.hint, {moves: steps.join(", ")})); }
     else if (steps.length) { this.plain(fill(UI.refutation, {moves: steps.join(", ")})); }
-    else if (!st.m.length) { this.plain(UI.stuck); }
+    else if (!this.g.codes[st.i].length) { this.plain(UI.stuck); }
     else { this.plain(UI.circles); }
   };
 
-  var puzzles = DATA.puzzles;
-  for (var i = 0; i < puzzles.length; i++) {
-    var root = document.querySelector('[data-puzzle="' + CSS.escape(puzzles[i].id) + '"]');
-    if (root) { root.practice = new Puzzle(root, puzzles[i]); }
+  // A puzzle's graph, packed at build time (JSON, gzip, base64): inflated by the browser itself.
+  function inflate(text) {
+    var bytes = Uint8Array.from(atob(text), function (ch) { return ch.charCodeAt(0); });
+    var stream = new Blob([bytes]).stream().pipeThrough(new DecompressionStream("gzip"));
+    return new Response(stream).text().then(JSON.parse);
   }
+
+  function start(root, data) {
+    return inflate(data.graph).then(function (graph) { root.practice = new Puzzle(root, data, graph); });
+  }
+
+  var puzzles = DATA.puzzles, ready = Promise.resolve();
+  puzzles.forEach(function (data) {
+    var root = document.querySelector('[data-puzzle="' + CSS.escape(data.id) + '"]');
+    if (!root) { return; }
+    if (typeof DecompressionStream === "undefined") {
+      root.querySelector("[data-feedback]").textContent = UI.no_inflate;
+      return;
+    }
+    ready = ready.then(function () { return start(root, data); });
+  });
+  ready.then(function () { document.documentElement.setAttribute("data-practice", "ready"); });
 })();

@@ -102,6 +102,8 @@ def test_axe_finds_nothing_on_any_page_at_either_width(full_site: Path) -> None:
                 page = browser.new_page(viewport=viewport)
                 for name in pages:
                     page.goto((full_site / name).as_uri())
+                    if name.startswith("practice-"):
+                        page.wait_for_selector('html[data-practice="ready"]')  # the boards drawn
                     page.add_script_tag(content=script)
                     version = page.evaluate("axe.version")
                     states = ["as loaded"]

@@ -63,6 +63,7 @@ def page(site: Path, browser):  # type: ignore[no-untyped-def]  # noqa: F811
     errors: list[str] = []
     opened.on("pageerror", lambda e: errors.append(str(e)))
     opened.goto((site / "practice-en.html").as_uri())
+    opened.wait_for_selector('html[data-practice="ready"]')  # every puzzle's graph inflated
     opened.errors = errors
     yield opened
     opened.close()

@@ -71,6 +71,7 @@ def _open(browser, site: Path, lang: str, viewport: dict[str, int] = PHONE):  # 
     errors: list[str] = []
     page.on("pageerror", lambda e: errors.append(str(e)))
     page.goto((site / f"practice-{lang}.html").as_uri())
+    page.wait_for_selector('html[data-practice="ready"]')  # every puzzle's graph inflated
     page.errors = errors
     return page
 
@@ -212,3 +213,62 @@ def test_the_board_labels_its_base_stock_and_foundations(site: Path, browser) ->
     assert trap.locator("[data-deal]").get_attribute("aria-label").startswith("в колоде 9 карт, открыта ниже")
     assert "Write down" not in page.content() and "Запишите" not in page.content()
     assert not page.errors
+
+
+def test_a_card_stays_in_the_pile_the_learner_put_it_in(site: Path, browser) -> None:  # type: ignore[no-untyped-def]
+    """The page stores one state per class of piles reordered; the board still shows the learner's own."""
+    page = _open(browser, site, "en")
+    puzzle = page.locator('[data-puzzle="handmade-section-08"]')
+    board = puzzle.locator("[data-board]")
+    feedback = puzzle.locator("[data-feedback]")
+
+    def holds(dest: int, card: int) -> bool:
+        return board.locator(f'.pile[data-dest="{dest}"] [data-card="{card}"]').count() == 1
+
+    assert holds(2, 42)  # 4♣ in t2
+    for move, column in (("4C>t6", 6), ("4C>t1", 1), ("t1>t7", 7)):
+        assert _type(puzzle, move) == ("won", None), move
+        assert holds(column, 42) and board.locator(".kind-t [data-card]").count() == 10, move
+    # Refusals name the learner's piles and cards, whichever copy of the state the page stored.
+    assert _type(puzzle, "9H>t2") == ("refused", "tableau.empty")
+    assert "9♥" in feedback.inner_text()
+    assert _type(puzzle, "8H>r5") == ("refused", "reserve.no-build")
+    assert "(r5)" in feedback.inner_text()
+    assert _type(puzzle, "t3>t7") == ("refused", "tableau.build")
+    assert "9♥ cannot go on 4♣" in feedback.inner_text()
+    puzzle.locator("[data-why]").click()
+    assert "4♣>f" in feedback.inner_text()  # the line ends with the 4♣ from where it lies
+    for move in SECTION_08_WIN[:-1] + ["t7>f"]:
+        assert _type(puzzle, move) == ("won", None), move
+    assert "52 of 52" in puzzle.locator("[data-progress]").inner_text()
+    assert page.errors == []
+
+
+@pytest.fixture(scope="module")
+def auto_site(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A page whose puzzle is played with safe cards going home by themselves: the bound on states
+    lowered under its full game's."""
+    from agnes_teach import practice
+
+    out = tmp_path_factory.mktemp("auto") / "guide"
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(practice, "MAX_STATES", 20)
+        practice.clear_analyses()
+        try:
+            build_guide(["en"], out, get_profile("bernauer"), puzzles=load_puzzles([SECTION_08]))
+        finally:
+            practice.clear_analyses()
+    return out
+
+
+def test_safe_cards_going_home_by_themselves_are_said(auto_site: Path, browser) -> None:  # type: ignore[no-untyped-def]
+    page = _open(browser, auto_site, "en")
+    puzzle = page.locator('[data-puzzle="handmade-section-08"]')
+    assert "go there by themselves" in puzzle.locator(".auto-home").inner_text()
+    assert _type(puzzle, "6H>f") == ("won", None)
+    said = puzzle.locator("[data-feedback]").inner_text()
+    assert "Gone home by themselves: 7♥, 8♥, 9♥" in said
+    puzzle.locator("[data-undo]").click()
+    puzzle.locator("[data-why]").click()
+    assert "6♥>f, 7♥>f" in puzzle.locator("[data-feedback]").inner_text()
+    assert page.errors == []

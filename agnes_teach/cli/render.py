@@ -200,7 +200,7 @@ def guide_command(
     check_out(out, parents)
     scenarios = [] if no_practice else load_puzzles(puzzles or _practice_puzzles())
     with _progress("guide", len(langs)) as step:
-        written = build_guide(langs, out, prof, progress=step, puzzles=scenarios)
+        written = build_guide(langs, out, prof, progress=step, puzzles=scenarios, note=_note)
     _report(written, as_json)
 
 

@@ -482,12 +482,18 @@ def practice_set(puzzles: Sequence[Scenario]) -> list[Scenario]:
 
 def build_guide(langs: Sequence[str], out: Path, profile: Profile,
                 progress: Callable[[str], None] | None = None,
-                puzzles: Sequence[Scenario] = ()) -> list[Path]:
+                puzzles: Sequence[Scenario] = (), note: Callable[[str], None] | None = None) -> list[Path]:
     """Write ``<lang>.html`` for each language and ``index.html`` into `out`; return the files.
 
-    With `puzzles`, also ``practice-<lang>.html``: those puzzles, playable in the browser.
+    With `puzzles`, also ``practice-<lang>.html``: those puzzles, playable in the browser; `note`
+    hears once about each puzzle a practice page leaves out, and why.
     The pages are built in a temporary folder first, so a failure leaves `out` as it was.
     """
+    said: dict[str, None] = {}  # each note once, not once per language
+
+    def heard(text: str) -> None:
+        said[text] = None
+
     for lang in langs:
         i18n.check_lang(lang)
     puzzles = practice_set(puzzles)
@@ -500,8 +506,11 @@ def build_guide(langs: Sequence[str], out: Path, profile: Profile,
         pages[guide_page(lang)] = page_html(profile, lang, langs, practice=bool(puzzles))
         if puzzles:
             pages[practice_page(lang)] = practice_html(puzzles, lang, switcher(langs, practice_page),
-                                                       guide_page(lang))
+                                                       guide_page(lang), note=heard)
     pages["index.html"] = index_html(langs, langs[0], practice=bool(puzzles))
+    if note is not None:
+        for text in said:
+            note(text)
     try:
         out.parent.mkdir(parents=True, exist_ok=True)
         with registered(lambda: Path(tempfile.mkdtemp(prefix=f".{out.name}.", dir=out.parent))) as staging:

@@ -3,36 +3,46 @@ computed at build time.
 
 The page decides nothing: every state's layout, its legal moves with the state
 each leads to, whether it can still be won and the engine's refusals are
-embedded as data, here encoded compactly (one character per card, refusal
-messages in the page's language stored once, each card's refusals as one
-pattern number).  A page is filled only while its size stays under
-``PAGE_BUDGET`` bytes; a puzzle that does not fit (or whose game is too large
-to analyse) is listed on the page as not playable here, with the reason.
+embedded as data, here encoded compactly: one character per card, a state's
+moves as fixed-width records (card, destination, the state it leads to, how
+the piles were reordered to reach the stored copy of that state), refusal
+messages in the page's language stored once with the destination left as a
+field the page fills in, each card's refusals as one pattern number, and the
+whole graph of a puzzle gzip-compressed and written in base64 (the page
+inflates it with the browser's own ``DecompressionStream``).  A page is filled
+only while its size stays under ``PAGE_BUDGET`` bytes; a puzzle that does not
+fit (or whose game is too large to analyse) is listed on the page as not
+playable here, with the reason.
 """
 
 from __future__ import annotations
 
+import base64
+import gzip
 import json
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
+from babel.numbers import format_decimal
 from markupsafe import Markup
 
 from .. import i18n
 from ..cards import TYPED_RANKS, card_name, card_symbol, make_card, rank_name, suit_of
 from ..engine import Refusal
 from ..graph import GameGraph
+from ..moves import Move
 from ..piles import Pile
 from ..position import Position
-from ..practice import MAX_STATES, Lead, NoLead, PracticeAnalysis, RefusalKey, analyse
+from ..practice import MAX_CARDS, MAX_STATES, Lead, NoLead, PracticeAnalysis, RefusalKey, analyse
 from ..registry import RuleId, Task
 from ..registry import rule as registry_rule
 from ..scenario import Scenario
+from ..tagger.teaching import cards_not_home
 from .env import environment, read_asset
 from .sheet import scenario_title
 from .svg import card_face, card_words, rank_letter
 
-PAGE_BUDGET = 1_000_000  # bytes per practice page, at most
+PAGE_BUDGET = 3_000_000  # bytes per practice page, at most
 
 # One character per card in the embedded data (card number 0..51).
 ALPHABET = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
@@ -41,8 +51,10 @@ NO_LEAD = {NoLead.NONE: "-", NoLead.AMBIGUOUS: "?"}
 DEAL_CODE = "**"  # a move's code when it is the deal
 
 # Why a puzzle is listed as not playable here.
-TOO_LARGE = "too-large"
-PAGE_FULL = "page-budget"
+TOO_MANY_CARDS = "too-many-cards"  # more cards in play than any game the page can store
+TOO_LARGE = "too-large"  # its game has more states than MAX_STATES
+TOO_BIG_ALONE = "too-big-alone"  # its encoded game alone is larger than a page may be
+PAGE_FULL = "page-budget"  # it fits alone, but not beside the other puzzles
 
 SwitcherEntry = tuple[str, str, str]  # language code, its name in itself, the page
 
@@ -69,6 +81,8 @@ class Messages:
             return found
         rule, params = why
         # The checker's wording, so a move from an empty pile reads as `check --solution` says it.
+        # The facts a key leaves out (practice.page_refusal_key) stay {dest}, {card} and {target}
+        # fields, which the page fills in from its board.
         key = (rule, i18n.refusal_message(Refusal(RuleId(rule), "", dict(params)), self.lang))
         if key not in self.index:
             self.index[key] = len(self.items)
@@ -98,6 +112,7 @@ class PuzzleData:
     states: int
     data: dict[str, object] | None  # None: not embedded
     reason: str = ""
+    size: int = 0  # bytes of its embedded data
 
 
 def _code(n: int, width: int) -> str:
@@ -140,47 +155,94 @@ def lead_code(leads: list[list[Lead]]) -> str:
     return "".join(out)
 
 
-def move_codes(graph: GameGraph, index: int, dests: list[Pile]) -> list[str | int]:
-    """A state's moves as the page reads them: per move its code (card and destination) and the state
-    it leads to."""
-    return [x for m, j in graph.edges[index]
-            for x in ((DEAL_CODE if m.card is None else ALPHABET[m.card] + DIGITS[dests.index(m.dest)]), j)]
+@dataclass
+class Relabels:
+    """The reorderings of the piles a puzzle's moves make (``GameGraph.relabel``), each stored once;
+    number 0 keeps every pile in place."""
+
+    width: int
+    items: list[list[int]] = field(default_factory=list)
+    index: dict[tuple[int, ...], int] = field(default_factory=dict)
+
+    def add(self, order: tuple[int, ...] | None) -> int:
+        if order is None:
+            return 0
+        if order not in self.index:
+            self.index[order] = len(self.items) + 1
+            self.items.append(list(order))
+        return self.index[order]
 
 
-def state_row(got: PracticeAnalysis, index: int, messages: Messages, patterns: Patterns) -> dict[str, object]:
-    """One state of the embedded graph; ``r`` holds pattern numbers until :func:`puzzle_data` codes them."""
-    ids = []
-    for card in range(52):
-        entry = [-1 if why is None else messages.add(why) for why in got.refusals[index][card]]
-        ids.append(patterns.add((int(got.free[index][card]), *entry)))
-    deal_why = got.deal[index]
+def move_code(move: Move, dests: list[Pile]) -> str:
+    """A move as the page looks it up: its card and destination (by number), or the deal."""
+    return DEAL_CODE if move.card is None else ALPHABET[move.card] + DIGITS[dests.index(move.dest)]
+
+
+def auto_moves(graph: GameGraph, index: int) -> str:
+    """The cards that went home by themselves after each move of a state (games with safe moves
+    played at once): ``k=CARDS`` per such move, by its edge number, comma-separated."""
+    return ",".join(f"{k}=" + "".join(ALPHABET[a.card] for a in graph.auto[(index, m)] if a.card is not None)
+                    for k, (m, _j) in enumerate(graph.edges[index]) if (index, m) in graph.auto)
+
+
+def encode_graph(got: PracticeAnalysis, messages: Messages, patterns: Patterns) -> dict[str, object]:
+    """The game graph, one list (or string) per field, each indexed by state; the moves' targets and
+    reorderings in one list each, all states' moves one after another (``codes`` gives their count).
+
+    A target is written as its distance from the state the move leaves (states found together lie
+    near each other, so the numbers are small and compress well); a reordering by its number in
+    ``relabels`` (0: none).
+    """
+    graph = got.graph
+    n = len(graph.states)
+    relabels = Relabels(_width(len(set(graph.relabel.values())) + 1))
+    ids = [[patterns.add((int(got.free[i][card]),
+                          *(-1 if why is None else messages.add(why) for why in got.refusals[i][card])))
+            for card in range(52)] for i in range(n)]
+    width = _width(len(patterns.items))
     return {
-        "l": _layout(got.graph.states[index]),
-        "w": int(got.winnable[index]),
-        "m": move_codes(got.graph, index, got.destinations),
-        "r": ids,
-        "d": -1 if deal_why is None else messages.add(deal_why),
-        "n": got.line[index],
-        "t": lead_code(got.leads[index]),
+        "patterns": patterns.items,
+        "layout": [_layout(pos) for pos in graph.states],
+        "winnable": "".join(str(int(w)) for w in got.winnable),
+        "codes": ["".join(move_code(m, got.destinations) for m, _j in graph.edges[i]) for i in range(n)],
+        "to": [j - i for i in range(n) for _m, j in graph.edges[i]],
+        "relabel": "".join(_code(relabels.add(graph.relabel.get((i, k))), relabels.width)
+                           for i in range(n) for k in range(len(graph.edges[i]))),
+        "relabel_width": relabels.width,
+        "relabels": relabels.items,
+        "auto": [auto_moves(graph, i) for i in range(n)] if graph.auto else [],
+        "refusals": ["".join(_code(p, width) for p in row) for row in ids],
+        "width": width,
+        "deal": [-1 if why is None else messages.add(why) for why in got.deal],
+        "line": got.line,
+        "leads": [lead_code(got.leads[i]) for i in range(n)],
     }
+
+
+def pack(value: object) -> str:
+    """JSON, gzip-compressed (no timestamp, so a build is the same byte for byte), in base64."""
+    raw = json.dumps(value, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
+    return base64.b64encode(gzip.compress(raw, compresslevel=9, mtime=0)).decode("ascii")
+
+
+def unpack(text: str) -> object:
+    """What :func:`pack` wrote (for tests and measures: the page inflates it itself)."""
+    return json.loads(gzip.decompress(base64.b64decode(text)).decode("utf-8"))
 
 
 def puzzle_data(scenario: Scenario, lang: str, messages: Messages) -> PuzzleData:
     """The embedded game graph of one puzzle in `lang`, or the reason it is not embedded."""
+    if cards_not_home(scenario.position) > MAX_CARDS:
+        return PuzzleData(scenario, 0, None, TOO_MANY_CARDS)
     got = analyse(scenario)
     if got is None:
         return PuzzleData(scenario, MAX_STATES, None, TOO_LARGE)
-    patterns = Patterns()
-    rows = [state_row(got, i, messages, patterns) for i in range(len(got.graph.states))]
-    width = _width(len(patterns.items))
-    for row in rows:
-        row["r"] = "".join(_code(p, width) for p in row["r"])  # type: ignore[attr-defined]
-    return PuzzleData(scenario, len(got.graph.states), puzzle_header(scenario, got, messages, width, patterns)
-                      | {"states": rows})
+    graph = pack(encode_graph(got, messages, Patterns()))
+    data = puzzle_header(scenario, got, messages) | {"graph": graph}
+    return PuzzleData(scenario, len(got.graph.states), data, size=len(_json(data).encode("utf-8")))
 
 
-def puzzle_header(scenario: Scenario, got: PracticeAnalysis, messages: Messages, width: int,
-                  patterns: Patterns) -> dict[str, object]:
+def puzzle_header(scenario: Scenario, got: PracticeAnalysis, messages: Messages) -> dict[str, object]:
     """Everything the page embeds for a puzzle besides its states."""
     start: Position = scenario.position
     profile = start.profile
@@ -193,8 +255,7 @@ def puzzle_header(scenario: Scenario, got: PracticeAnalysis, messages: Messages,
         "stock_shown": scenario.stock_shown,  # draw the stock face up, in order
         "base": rank_name(start.base),
         "labels": board_labels(start, scenario.stock_shown, messages.lang),
-        "width": width,
-        "patterns": patterns.items,
+        "auto_home": got.auto_home,  # safe cards go home by themselves after each move
         "empty": {pile: [messages.add(k) for k in row] for pile, row in got.empty.items()},
         "nopile": {name: messages.add(k) for name, k in got.nopile.items()},
     }
@@ -264,6 +325,7 @@ class PracticePage:
     playable: list[PuzzleData]
     skipped: list[PuzzleData]
     data: Markup  # the JSON for the page's script, safe inside <script>
+    html: str  # the whole page
 
 
 def _json(value: object) -> str:
@@ -272,33 +334,104 @@ def _json(value: object) -> str:
     return text.replace("</", "<\\/")
 
 
+def _megabytes(size: int, lang: str) -> str:
+    return format_decimal(round(size / 1_000_000, 2), locale=lang)
+
+
+def skip_reason(p: PuzzleData, lang: str, budget: int) -> str:
+    """Why a puzzle is not on the page, in the page's language: what is too big, and what to do."""
+    t = i18n.text
+    n_cards = cards_not_home(p.scenario.position)
+    if p.reason == TOO_MANY_CARDS:
+        return i18n.ntext(lang, "practice", "{n} card is still in play, and this page plays puzzles of at "
+                          "most {most} cards; play it on the worksheet.",
+                          "{n} cards are still in play, and this page plays puzzles of at most {most} "
+                          "cards; play it on the worksheet.", n_cards, most=MAX_CARDS)
+    if p.reason == TOO_LARGE:
+        return t(lang, "practice", "its game has more than {n} positions, even with the cards that can "
+                 "safely go home sent there by themselves: too many to store in a page; play it on the "
+                 "worksheet.", n=format_decimal(MAX_STATES, locale=lang))
+    size, most = _megabytes(p.size, lang), _megabytes(budget, lang)
+    if p.reason == TOO_BIG_ALONE:
+        return t(lang, "practice", "its game takes {size} MB stored, more than a whole page may hold "
+                 "({most} MB); play it on the worksheet.", size=size, most=most)
+    return t(lang, "practice", "its game takes {size} MB stored, and beside the puzzles above the page "
+             "would pass its {most} MB; a page with fewer puzzles can hold it, or play it on the worksheet.",
+             size=size, most=most)
+
+
+def builder_note(p: PuzzleData, budget: int) -> str:
+    """What the person building the pages is told about a puzzle left out (once, in English)."""
+    where = f"{p.scenario.id} ({p.scenario.file})"
+    if p.reason == TOO_MANY_CARDS:
+        return (f"practice pages: {where} is not playable there: {cards_not_home(p.scenario.position)} "
+                f"cards in play, the pages play at most {MAX_CARDS}; make the position smaller")
+    if p.reason == TOO_LARGE:
+        return (f"practice pages: {where} is not playable there: its game has more than {MAX_STATES:,} "
+                "states even with safe cards sent home; make the position smaller")
+    if p.reason == TOO_BIG_ALONE:
+        return (f"practice pages: {where} is not playable there: its data take {p.size:,} bytes, a page "
+                f"at most {budget:,}; make the position smaller")
+    return (f"practice pages: {where} is left out: its data take {p.size:,} bytes and the page would pass "
+            f"{budget:,} bytes beside the other puzzles; give --puzzles fewer puzzles to play it")
+
+
 def build_practice(scenarios: Sequence[Scenario], lang: str, guide_href: str,
-                   budget: int = PAGE_BUDGET) -> PracticePage:
-    """Every scenario that fits, as embedded game graphs; the rest listed with the reason."""
+                   switcher: Sequence[SwitcherEntry] = (), budget: int = PAGE_BUDGET) -> PracticePage:
+    """Every scenario that fits, as embedded game graphs; the rest listed with the reason.
+
+    The page is measured whole (drawn with its puzzles).  While it is over `budget`, the puzzle of
+    the largest data leaves it: as too big by itself when a page holding that puzzle alone would
+    still be over the budget, else as one the other puzzles leave no room for.
+    """
     messages = Messages(lang)
     built = [puzzle_data(s, lang, messages) for s in scenarios]
     playable = [p for p in built if p.data is not None]
     skipped = [p for p in built if p.data is None]
+    titles = dict(zip((id(s) for s in scenarios), distinct_titles(scenarios, lang), strict=True))
 
-    def payload() -> str:
-        rules = sorted({rule for rule, _text in messages.items})
-        return _json({
-            "messages": messages.items,
-            "rules": {r: {"title": i18n.text(lang, "rule-title", r),
-                          "href": f"{guide_href}#{r}"} for r in rules if _known_rule(r)},
-            "cards": card_labels(lang),
-            "ui": ui_strings(lang),
-            "puzzles": [p.data for p in playable],
-        })
+    def draw(puzzles: list[PuzzleData], left_out: list[PuzzleData]) -> tuple[str, str]:
+        data = payload(puzzles, messages, lang, guide_href)
+        return data, render_page(puzzles, left_out, titles, data, lang, switcher, guide_href, budget)
 
-    text = payload()
-    # Over the budget: leave out the largest puzzles until the page fits.
-    while len(text.encode("utf-8")) > budget - 60_000 and playable:
-        largest = max(playable, key=lambda p: p.states)
+    data, html = draw(playable, skipped)
+    while len(html.encode("utf-8")) > budget and playable:
+        largest = max(playable, key=lambda p: p.size)
         playable.remove(largest)
-        skipped.append(PuzzleData(largest.scenario, largest.states, None, PAGE_FULL))
-        text = payload()
-    return PracticePage(lang, playable, skipped, Markup(text))
+        alone = len(draw([largest], [])[1].encode("utf-8"))
+        reason = TOO_BIG_ALONE if alone > budget else PAGE_FULL
+        skipped.append(PuzzleData(largest.scenario, largest.states, None, reason, largest.size))
+        data, html = draw(playable, skipped)
+    return PracticePage(lang, playable, skipped, Markup(data), html)
+
+
+def payload(puzzles: list[PuzzleData], messages: Messages, lang: str, guide_href: str) -> str:
+    """The JSON the page's script reads: messages, rule links, card and page words, the puzzles."""
+    rules = sorted({rule for rule, _text in messages.items})
+    return _json({
+        "messages": messages.items,
+        "rules": {r: {"title": i18n.text(lang, "rule-title", r),
+                      "href": f"{guide_href}#{r}"} for r in rules if _known_rule(r)},
+        "cards": card_labels(lang),
+        "ui": ui_strings(lang),
+        "puzzles": [p.data for p in puzzles],
+    })
+
+
+def render_page(puzzles: list[PuzzleData], skipped: list[PuzzleData], titles: dict[int, str], data: str,
+                lang: str, switcher: Sequence[SwitcherEntry], guide_href: str, budget: int) -> str:
+    template = environment(lang).get_template("guide-practice.html.j2")
+    return template.render(
+        switcher=switcher,
+        guide_href=guide_href,
+        puzzles=[{"id": p.scenario.id, "title": titles[id(p.scenario)],
+                  "task": practice_task(p.scenario, lang),
+                  "auto_home": bool(p.data and p.data["auto_home"])} for p in puzzles],
+        skipped=[{"title": titles[id(p.scenario)], "reason": skip_reason(p, lang, budget)} for p in skipped],
+        data=Markup(data),
+        css=Markup(read_asset("guide.css") + read_asset("practice.css")),
+        script=Markup(read_asset("practice.js")),
+    )
 
 
 def _known_rule(rule_id: str) -> bool:
@@ -310,27 +443,14 @@ def _known_rule(rule_id: str) -> bool:
 
 
 def practice_html(scenarios: Sequence[Scenario], lang: str, switcher: Sequence[SwitcherEntry],
-                  guide_href: str) -> str:
-    """The practice page: the puzzles that fit, playable offline; `switcher` links its other languages."""
-    page = build_practice(scenarios, lang, guide_href)
-    reasons = {
-        TOO_LARGE: i18n.text(lang, "practice", "its game has more than {n} positions, too many to store "
-                             "in a page; play it on the worksheet.", n=MAX_STATES),
-        PAGE_FULL: i18n.text(lang, "practice", "the page has no room left for it (each page stays under "
-                             "{n} bytes); play it on the worksheet.", n=PAGE_BUDGET),
-    }
-    template = environment(lang).get_template("guide-practice.html.j2")
-    titles = dict(zip((id(s) for s in scenarios), distinct_titles(scenarios, lang), strict=True))
-    return template.render(
-        switcher=switcher,
-        guide_href=guide_href,
-        puzzles=[{"id": p.scenario.id, "title": titles[id(p.scenario)],
-                  "task": practice_task(p.scenario, lang)} for p in page.playable],
-        skipped=[{"title": titles[id(p.scenario)], "reason": reasons[p.reason]} for p in page.skipped],
-        data=page.data,
-        css=Markup(read_asset("guide.css") + read_asset("practice.css")),
-        script=Markup(read_asset("practice.js")),
-    )
+                  guide_href: str, note: Callable[[str], None] | None = None) -> str:
+    """The practice page: the puzzles that fit, playable offline; `switcher` links its other languages.
+    `note` hears, for each puzzle left out, what is too big and what to do."""
+    page = build_practice(scenarios, lang, guide_href, switcher)
+    if note is not None:
+        for p in page.skipped:
+            note(builder_note(p, PAGE_BUDGET))
+    return page.html
 
 
 def practice_links(langs: Sequence[str]) -> list[tuple[str, str, str]]:
@@ -377,4 +497,7 @@ def ui_strings(lang: str) -> dict[str, object]:
         "stuck": t(lang, "practice", "No move is left: the game is lost."),
         "circles": t(lang, "practice", "From here every line only goes round in circles; none brings every "
                      "card home."),
+        "auto_went": t(lang, "practice", "Gone home by themselves: {cards}."),
+        "no_inflate": t(lang, "practice", "This browser cannot open the puzzles stored in this page "
+                        "(it lacks DecompressionStream); a recent browser plays them."),
     }
