@@ -9,36 +9,15 @@ position this yields is a winnable game of fewer cards.
 
 from __future__ import annotations
 
-import dataclasses
 from collections.abc import Iterator
 
-from agnes_teach.cards import make_card, rank_at
-from agnes_teach.position import Cards, Position
+from agnes_teach.position import Position
 from agnes_teach.registry import Verdict
 from agnes_teach.solver import solve
+from agnes_teach.tagger.small import send_home  # the reducer's own step: one definition
 from agnes_teach.tagger.teaching import cards_not_home
 
 SOLVER_NODES = 200_000  # per step: a budget in states, so a run is the same on any machine
-
-
-def without(piles: tuple[Cards, ...], card: int) -> tuple[Cards, ...]:
-    return tuple(tuple(c for c in pile if c != card) for pile in piles)
-
-
-def send_home(pos: Position, suit: int) -> Position | None:
-    """`pos` with the next card of `suit`'s foundation sent home; None if that card is in the stock
-    or the foundation is full."""
-    count = pos.foundations[suit]
-    if count == 13:
-        return None
-    card = make_card(rank_at(pos.base, count), suit)
-    if card in pos.stock:
-        return None
-    counts = list(pos.foundations)
-    counts[suit] += 1
-    return dataclasses.replace(pos, foundations=(counts[0], counts[1], counts[2], counts[3]),
-                               tableau=without(pos.tableau, card), reserve=without(pos.reserve, card),
-                               exposed=without(pos.exposed, card))
 
 
 def winnable(pos: Position) -> bool:

@@ -205,7 +205,7 @@ def test_a_puzzle_that_fits_alone_but_not_beside_the_others_says_so() -> None:
 
 
 def test_a_puzzle_with_too_many_cards_is_named_with_its_count(tmp_path: Path) -> None:
-    demo = load_scenario(sorted((ROOT / "puzzles" / "demo").glob("*.yaml"))[0])
+    demo = load_scenario(sorted((ROOT / "tests" / "whole_game_demo").glob("*.yaml"))[0])
     out = cards_not_home(demo.position)
     assert out > MAX_CARDS
     page = build_practice([demo], "ru", "ru.html")
