@@ -23,7 +23,8 @@ from ..engine import apply_unchecked, legal_moves
 from ..moves import Move
 from ..position import Position
 from ..registry import Difficulty, Task, Verdict
-from ..solver import canonical_key, solve
+from ..solver import canonical_key
+from .answer import Verdicts  # solver verdicts cached by canonical key: one cache for every measure
 from .players import (
     MISCONCEPTIONS,
     PLAYOUT_SEED,
@@ -67,20 +68,6 @@ class Measures:
                 "losing_first": self.losing_first, "decisions": self.decisions}
 
 
-class _Verdicts:
-    """Solver verdicts cached by canonical key (one solve per distinct state)."""
-
-    def __init__(self, nodes: int = VERDICT_NODES) -> None:
-        self.nodes = nodes
-        self.cache: dict[bytes, str] = {}
-
-    def __call__(self, pos: Position) -> str:
-        key = canonical_key(pos)
-        if key not in self.cache:
-            self.cache[key] = Verdict.WON if pos.is_won() else solve(pos, nodes=self.nodes).status
-        return self.cache[key]
-
-
 def distinct_children(pos: Position) -> dict[bytes, tuple[Move, Position]]:
     """The legal moves of `pos`, one per distinct resulting state (symmetric twins are one choice)."""
     out: dict[bytes, tuple[Move, Position]] = {}
@@ -90,11 +77,11 @@ def distinct_children(pos: Position) -> dict[bytes, tuple[Move, Position]]:
     return out
 
 
-def decision_points(pos: Position, line: Iterable[Move], verdict: _Verdicts | None = None,
+def decision_points(pos: Position, line: Iterable[Move], verdict: Verdicts | None = None,
                     enough: int | None = None) -> tuple[int, int]:
     """(decision points, unknown verdicts) along a winning line from `pos`; counting stops once
     `enough` are found (a check that needs only so many: a mined line is 40-80 moves long)."""
-    verdict = verdict or _Verdicts()
+    verdict = verdict or Verdicts(VERDICT_NODES)
     decisions = unknown = 0
     for move in line:
         if pos.is_won() or (enough is not None and decisions >= enough):
@@ -118,7 +105,7 @@ def measure(pos: Position, theme: str | None, line: list[Move], *, playouts: int
     stops counting decision points once that many are found (0: none are
     counted), for a check that needs only so many; `greedy` False skips the
     greedy player (the checker does not need it)."""
-    verdict = _Verdicts()
+    verdict = Verdicts(VERDICT_NODES)
     children = distinct_children(pos)
     statuses = [verdict(after) for _, after in children.values()]
     decisions, unknown = decision_points(pos, line, verdict, decisions_needed)
