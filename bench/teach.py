@@ -44,6 +44,7 @@ import json
 import sys
 import time
 from collections import defaultdict
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from statistics import mean, median
@@ -173,6 +174,21 @@ def fresh_rows(count: int, fresh_seed: int, playouts: int, seed: int, max_second
     return rows, rates
 
 
+def _timed_batches(themes: list[str], make: Callable[[str], list[Puzzle]], playouts: int,
+                   seed: int) -> tuple[list[Row], dict[str, float]]:
+    """Each theme's fresh batch (`make(theme)`), measured, and its rate in puzzles per minute."""
+    rows: list[Row] = []
+    rates: dict[str, float] = {}
+    for theme in themes:
+        start = time.perf_counter()
+        puzzles = make(theme)
+        spent = time.perf_counter() - start
+        rates[theme] = 60 * len(puzzles) / spent if spent else 0.0
+        rows += _measured(theme, puzzles, [p.source for p in puzzles], playouts, seed)
+        print(f"  {theme}: {len(puzzles)} in {spent:.0f} s", file=sys.stderr, flush=True)
+    return rows, rates
+
+
 def small_rows(count: int, deals: str, playouts: int, seed: int, max_seconds: float,
                themes: list[str]) -> tuple[list[Row], dict[str, float]]:
     """A fresh batch as ``generate`` makes it by default: critical moments of `deals`, reduced."""
@@ -180,19 +196,11 @@ def small_rows(count: int, deals: str, playouts: int, seed: int, max_seconds: fl
     from agnes_teach.generator.reduce import Search, find
     from agnes_teach.survey import parse_deal_ranges
 
-    rows: list[Row] = []
-    rates: dict[str, float] = {}
-    profile = get_profile("bernauer")
-    for theme in themes:
-        start = time.perf_counter()
+    def make(theme: str) -> list[Puzzle]:
         search = Search(theme, count, tasks=TASK_ROTATION, wanted=small_quota(count, None))
-        puzzles = find(search, parse_deal_ranges(deals), profile, max_seconds=max_seconds)
-        spent = time.perf_counter() - start
-        rates[theme] = 60 * len(puzzles) / spent if spent else 0.0
-        rows += _measured(theme, puzzles, [p.source for p in puzzles], playouts, seed)
-        print(f"  {theme}: {len(puzzles)} in {spent:.0f} s ({search.moments} critical moments)",
-              file=sys.stderr, flush=True)
-    return rows, rates
+        return find(search, parse_deal_ranges(deals), get_profile("bernauer"), max_seconds=max_seconds)
+
+    return _timed_batches(themes, make, playouts, seed)
 
 
 def mined_rows(count: int, deals: str, playouts: int, seed: int, max_seconds: float,
@@ -201,20 +209,13 @@ def mined_rows(count: int, deals: str, playouts: int, seed: int, max_seconds: fl
     from agnes_teach.generator.mining import mine
     from agnes_teach.survey import parse_deal_ranges
 
-    rows: list[Row] = []
-    rates: dict[str, float] = {}
-    profile = get_profile("bernauer")
-    for theme in themes:
-        start = time.perf_counter()
+    def make(theme: str) -> list[Puzzle]:
         accept, rating_open = band_picker(count, None)  # spread over the ratings, as generate does
-        found = mine([theme], parse_deal_ranges(deals), profile, want={theme: count}, max_seconds=max_seconds,
-                     accept=accept, rating_open=rating_open)
-        spent = time.perf_counter() - start
-        rates[theme] = 60 * len(found) / spent if spent else 0.0
-        puzzles = [f.puzzle for f in found]
-        rows += _measured(theme, puzzles, [p.source for p in puzzles], playouts, seed)
-        print(f"  {theme}: {len(found)} in {spent:.0f} s", file=sys.stderr, flush=True)
-    return rows, rates
+        found = mine([theme], parse_deal_ranges(deals), get_profile("bernauer"), want={theme: count},
+                     max_seconds=max_seconds, accept=accept, rating_open=rating_open)
+        return [f.puzzle for f in found]
+
+    return _timed_batches(themes, make, playouts, seed)
 
 
 def fatal_table(folder: str, playouts: int, seed: int) -> str:

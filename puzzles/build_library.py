@@ -20,10 +20,12 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent))
 
+from agnes_teach.errors import InputError  # noqa: E402
 from agnes_teach.generator.canonical import puzzle_key  # noqa: E402
 from agnes_teach.generator.core import Puzzle  # noqa: E402
 from agnes_teach.generator.output import puzzle_id, scenario_data, to_yaml  # noqa: E402
 from agnes_teach.generator.reduce import Search, find  # noqa: E402
+from agnes_teach.generator.themes import THEMES  # noqa: E402
 from agnes_teach.profile import get_profile  # noqa: E402
 from agnes_teach.registry import Difficulty, Task  # noqa: E402
 from agnes_teach.scenario import load_scenario, scenario_files  # noqa: E402
@@ -34,13 +36,19 @@ TASKS = (Task.KEY_MOVE, Task.WIN, Task.TRAP)
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--theme", required=True)
+    parser.add_argument("--theme", required=True, choices=sorted(str(t) for t in THEMES))
     parser.add_argument("--count", type=int, required=True, help="the folder's target size")
     parser.add_argument("--deals", required=True)
     parser.add_argument("--profile", default="bernauer")
     parser.add_argument("--folder", help="default: puzzles/small/THEME")
     parser.add_argument("--max-seconds", type=float, default=None)
     args = parser.parse_args()
+    try:
+        deals = parse_deal_ranges(args.deals)
+    except InputError as exc:
+        parser.error(str(exc))
+    if args.count < 1:
+        parser.error("--count must be 1 or more")
     folder = Path(args.folder) if args.folder else HERE / "small" / args.theme
     folder.mkdir(parents=True, exist_ok=True)
     mine = [load_scenario(f) for f in scenario_files([str(folder)])]
@@ -76,7 +84,7 @@ def main() -> None:
 
     tasks = TASKS[len(mine) % 3:] + TASKS[:len(mine) % 3]
     search = Search(args.theme, need, tasks=tasks, wanted=wanted, on_found=write)
-    find(search, parse_deal_ranges(args.deals), get_profile(args.profile), avoid=taken,
+    find(search, deals, get_profile(args.profile), avoid=taken,
          max_seconds=args.max_seconds,
          progress=lambda deal, moments, found: print(f"  deal {deal}: {moments} moments, {found} found",
                                                      file=sys.stderr, flush=True))
