@@ -5,7 +5,7 @@
 Each puzzle is what ``agnes-teach generate`` writes by default (a critical moment of a solved deal
 cut down to a small puzzle; generator/reduce.py), but this builder writes each file as soon as it
 is found, so a long build that is stopped keeps what it found, and a second run goes on where the
-first stopped: the files already in the folder count towards the quotas (half of the count,
+first stopped: the files already in the folder count towards the quotas (a third of the count,
 rounded up, per rating; the task forms in turn), and no puzzle equals (up to symmetry) any file
 already under puzzles/. Budgets are in solver states, so the same deals give the same files.
 """
@@ -38,13 +38,16 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--theme", required=True, choices=sorted(str(t) for t in THEMES))
     parser.add_argument("--count", type=int, required=True, help="the folder's target size")
-    parser.add_argument("--deals", required=True)
+    parser.add_argument("--deals", help="critical moments of these deals (e.g. 1-2000)")
+    parser.add_argument("--layouts", help="layouts composed for the theme from these numbers (e.g. 1-500)")
     parser.add_argument("--profile", default="bernauer")
     parser.add_argument("--folder", help="default: puzzles/small/THEME")
     parser.add_argument("--max-seconds", type=float, default=None)
     args = parser.parse_args()
+    if (args.deals is None) == (args.layouts is None):
+        parser.error("give --deals or --layouts (one of them)")
     try:
-        deals = parse_deal_ranges(args.deals)
+        deals = parse_deal_ranges(args.deals or args.layouts)
     except InputError as exc:
         parser.error(str(exc))
     if args.count < 1:
@@ -53,7 +56,7 @@ def main() -> None:
     folder.mkdir(parents=True, exist_ok=True)
     mine = [load_scenario(f) for f in scenario_files([str(folder)])]
     taken = {puzzle_key(load_scenario(f).position) for f in scenario_files([str(HERE)])}
-    quotas = {str(d): -(-args.count // 2) for d in Difficulty}  # at most half the folder per rating
+    quotas = {str(d): -(-args.count // 3) for d in Difficulty}  # a third of the folder per rating, rounded up
     for sc in mine:
         if sc.difficulty is not None:
             quotas[sc.difficulty] = quotas.get(sc.difficulty, 0) - 1
@@ -84,11 +87,11 @@ def main() -> None:
 
     tasks = TASKS[len(mine) % 3:] + TASKS[:len(mine) % 3]
     search = Search(args.theme, need, tasks=tasks, wanted=wanted, on_found=write)
-    find(search, deals, get_profile(args.profile), avoid=taken,
+    find(search, deals, get_profile(args.profile), avoid=taken, composed=args.layouts is not None,
          max_seconds=args.max_seconds,
-         progress=lambda deal, moments, found: print(f"  deal {deal}: {moments} moments, {found} found",
-                                                     file=sys.stderr, flush=True))
-    print(f"{args.theme}: {len(search.found)} new, {number} in all; {search.moments} critical moments, "
+         progress=lambda n, points, found: print(f"  number {n}: {points} starting points, {found} found",
+                                                 file=sys.stderr, flush=True))
+    print(f"{args.theme}: {len(search.found)} new, {number} in all; {search.moments} starting points, "
           f"{time.monotonic() - start:.0f} s", flush=True)
 
 

@@ -49,7 +49,7 @@ def seed_documents() -> list[dict[str, Any]]:
         "../tests/sheet_positions/02-ace-after-king.yaml",
         "../tests/sheet_positions/03-run-moves-whole.yaml",
     ]
-    found = sorted((REPO / "puzzles" / "generated").rglob("*.yaml"))
+    found = sorted((REPO / "tests" / "fixtures" / "whole-game").rglob("*.yaml"))
     docs = [yaml.safe_load((REPO / "puzzles" / n).read_text("utf-8")) for n in names]
     for path in found[::11]:
         docs.append(yaml.safe_load(path.read_text("utf-8")))

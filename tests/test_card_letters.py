@@ -46,7 +46,7 @@ from agnes_teach.render.sheet import load_items, sheet_html
 from agnes_teach.scenario import load_scenario
 
 REPO = Path(__file__).resolve().parent.parent
-LIBRARY = REPO / "puzzles" / "generated"
+LIBRARY = REPO / "tests" / "fixtures" / "whole-game"  # the earlier whole-game puzzles, every theme
 HINT_FILES = sorted((REPO / "tests" / "hint_positions").glob("*.yaml"))
 LANGS = ("ru", "es")
 LATIN_RANKS = "AJQKT"

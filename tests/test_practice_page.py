@@ -41,7 +41,7 @@ from agnes_teach.tagger.teaching import cards_not_home
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLES = ROOT / "agnes_teach" / "data" / "examples"
 SECTION_08 = EXAMPLES / "section-08.yaml"
-LIBRARY_FILE = ROOT / "puzzles" / "generated" / "tableau.empty" / "tableau-empty-d12-m21.yaml"
+LIBRARY_FILE = ROOT / "tests" / "fixtures" / "whole-game" / "tableau.empty" / "tableau-empty-d12-m21.yaml"
 
 
 def _small(cards: int) -> Scenario:

@@ -15,6 +15,7 @@ from agnes_teach.render.sheet import build_sheet, load_items, sheet_html
 from agnes_teach.scenario import load_scenario
 
 ROOT = Path(__file__).resolve().parent.parent
+WHOLE_GAME = ROOT / "tests" / "fixtures" / "whole-game"  # the earlier whole-game puzzles
 
 CYRILLIC = re.compile("[а-яА-ЯёЁ]")
 
@@ -157,8 +158,7 @@ def test_demo_builds_the_teachers_sheet_worksheet_and_guide(tmp_path: Path,
 
 
 def test_sections_by_theme_easy_to_hard_with_the_rule_on_top() -> None:
-    items = load_items([str(ROOT / "puzzles" / "generated" / "tableau.empty"),
-                        str(ROOT / "puzzles" / "generated" / "stock.deal")], "en")
+    items = load_items([str(WHOLE_GAME / "tableau.empty"), str(WHOLE_GAME / "stock.deal")], "en")
     themes = [i.theme for i in items]
     assert themes == sorted(themes, key=themes.index)  # one section per theme
     heads = [i for i in items if i.rule]
@@ -187,9 +187,9 @@ def test_mix_takes_the_easiest_of_each_theme_without_rule_headings() -> None:
     from agnes_teach.cli.options import parse_mix
     from agnes_teach.errors import InputError
 
-    mix = parse_mix("foundation.wrap=2, stock.deal=1")
+    mix = parse_mix("foundation.wrap=2, reserve.top=1")
     items = load_items([str(ROOT / "puzzles")], "en", mix=mix)
-    assert sorted(i.theme or "" for i in items) == ["foundation.wrap", "foundation.wrap", "stock.deal"]
+    assert sorted(i.theme or "" for i in items) == ["foundation.wrap", "foundation.wrap", "reserve.top"]
     assert not any(i.rule for i in items)
     for bad in ("nonsense=1", "stock.deal=0", "stock.deal", ""):
         with pytest.raises(InputError):

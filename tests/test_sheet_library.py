@@ -147,7 +147,7 @@ def test_a_copy_is_printed_once_with_a_note(tmp_path: Path) -> None:
 
 
 def test_the_same_position_under_another_id_is_printed_once(tmp_path: Path) -> None:
-    source = LIBRARY / "generated" / "tableau.empty" / "tableau-empty-d6-m23.yaml"
+    source = ROOT / "tests" / "fixtures" / "whole-game" / "tableau.empty" / "tableau-empty-d6-m23.yaml"
     data = yaml.safe_load(source.read_text("utf-8"))
     data["id"] = "my-own-puzzle"
     twin = tmp_path / "twin.yaml"

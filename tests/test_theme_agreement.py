@@ -46,15 +46,17 @@ from agnes_teach.tagger.players import (
 from agnes_teach.tagger.themes import THEME_TAGS
 
 PUZZLES = Path(__file__).resolve().parent.parent / "puzzles"
+WHOLE_GAME = PUZZLES.parent / "tests" / "fixtures" / "whole-game"  # the earlier whole-game puzzles
 FORBIDDING = sorted(t for t, m in MISCONCEPTIONS.items() if m.kind == "forbid")
 
 
 @cache
 def library_positions() -> tuple[Position, ...]:
-    """Every other position on the solution line of every library puzzle, from its start to where
-    only moves home are left (after that every position is one more card home)."""
+    """Every other position on the solution line of every library puzzle and every earlier
+    whole-game one (they hold the lesson moves the small set lacks, stock.last-two's), from its
+    start to where only moves home are left (after that every position is one more card home)."""
     out: list[Position] = []
-    for scenario in load_puzzles([PUZZLES]):
+    for scenario in load_puzzles([PUZZLES, WHOLE_GAME]):
         pos = scenario.position
         line = list(scenario.solution or [])
         for i, move in enumerate(line[:answer_cut(pos, line) + 1]):
@@ -169,7 +171,7 @@ def test_a_king_on_an_ace_moving_with_it_uses_the_wrap() -> None:
     # onto 2♠ as one run.  Without the wrap K♠ on A♥ is no run, so the belief cannot make the
     # move, the detector counts it, and the restricted tables (which once kept it in their move
     # generator while their dead-end test read the pair as no run) drop it.
-    (scenario,) = load_puzzles([PUZZLES / "generated" / "tableau.wrap" / "tableau-wrap-d6001-m56.yaml"])
+    (scenario,) = load_puzzles([WHOLE_GAME / "tableau.wrap" / "tableau-wrap-d6001-m56.yaml"])
     pos = scenario.position
     line = list(scenario.solution or [])
     for move in line[:8]:

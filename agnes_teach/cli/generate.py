@@ -27,9 +27,9 @@ from .errors import input_errors
 from .options import JsonOption, ParentsOption, ProfileOption, check_out
 
 app = typer.Typer()  # joined, without a name, into the root app of agnes_teach.cli
-SOURCES = ("small", "built", "deals")  # small (the default): critical moments cut down (generator/reduce.py)
+SOURCES = ("small", "built", "deals")  # small (the default): layouts or critical moments cut down (reduce.py)
 TASK_ROTATION = (Task.KEY_MOVE, Task.WIN, Task.TRAP)  # small puzzles take the task forms in turn
-DEALS_PER_SEED = 1000  # without --deals, a small run mines deals SEED*1000+1 .. SEED*1000+1000
+DEALS_PER_SEED = 1000  # without --deals, a small run composes layouts SEED*1000+1 .. SEED*1000+1000
 
 if TYPE_CHECKING:
     ThemeName = str
@@ -76,14 +76,15 @@ def generate_command(
         float, typer.Option("--max-seconds", help="Give up (writing nothing) after this many seconds.")
     ] = 180.0,
     source: Annotated[
-        SourceName, typer.Option("--source", help="small (the default): critical moments of solved deals "
-                                 "cut down to at most 24 cards and a 10-move answer; built: endgames built "
-                                 "around the lesson; deals: whole mid-game positions of solved deals.")
+        SourceName, typer.Option("--source", help="small (the default): layouts composed for the theme, "
+                                 "or with --deals critical moments of solved deals, cut down to at most 24 "
+                                 "cards and a 10-move answer; built: endgames built around the lesson; "
+                                 "deals: whole mid-game positions of solved deals.")
     ] = "small",
     deals: Annotated[
         str | None, typer.Option("--deals", help="With --source small or deals: the deal numbers to mine, in "
-                                 "order (e.g. 1-200 or 5,9,20-40; default for small: the thousand deals "
-                                 "of the seed, SEED*1000+1 to SEED*1000+1000; for deals: 1-1000).")
+                                 "order (e.g. 1-200 or 5,9,20-40). Without it, small composes layouts "
+                                 "numbered SEED*1000+1 to SEED*1000+1000, and deals mines 1-1000.")
     ] = None,
     as_json: JsonOption = False,
     parents: ParentsOption = False,
@@ -95,11 +96,12 @@ def generate_command(
     up to symmetry.  A claim about a face-down stock is checked for every order
     of its cards, or the file says stock_shown: true.
 
-    By default (--source small) each puzzle is a critical moment of a solved
-    deal, where the theme's misconception loses, cut down card by card to at
-    most 24 cards not home and an answer of at most 10 moves while every
-    teaching criterion still holds (docs/puzzles.md); the file records which
-    criterion each further cut would break (measured.minimal, economy).
+    By default (--source small) each puzzle starts from a small layout composed
+    for the theme (with --deals: a critical moment of a solved deal, where the
+    theme's misconception loses) and is cut down card by card to at most 24
+    cards not home and an answer of at most 10 moves while every teaching
+    criterion still holds (docs/puzzles.md); the file records which criterion
+    each further cut would break (measured.minimal, economy).
 
     With --source deals the puzzles are mid-game positions of real deals
     (solved, then walked move by move): the misconception loses there, random
@@ -125,7 +127,8 @@ def generate_command(
     difficulty = str(difficulty) if difficulty is not None else None
     _check_request(theme, task, difficulty, count, source)
     seed = _run_seed(seed, source if deals is None else "deals")
-    if deals is None and source == "small":
+    composed = deals is None and source == "small"
+    if composed:
         deals = f"{seed * DEALS_PER_SEED + 1}-{(seed + 1) * DEALS_PER_SEED}"
     deals = deals or "1-1000"
     deal_numbers = parse_deal_ranges(deals) if source != "built" else None
@@ -141,10 +144,10 @@ def generate_command(
         raise InputError(why)
     taken = _avoided_keys(avoid)
     puzzles = _find_puzzles(theme, count, seed, chosen, difficulty, task, taken, max_seconds, teach,
-                            deal_numbers, source)
+                            deal_numbers, source, composed)
     if len(puzzles) < count:
         raise _too_few(len(puzzles), count, theme, task, difficulty, teach, max_seconds,
-                       deals if deal_numbers is not None else None, source)
+                       deals if deal_numbers is not None else None, source, composed)
     _write(puzzles, seed, out, as_json)
 
 
@@ -190,15 +193,16 @@ def _avoided_keys(avoid: list[Path] | None) -> set[str]:
 
 def _find_puzzles(theme: str, count: int, seed: int, profile: Profile, difficulty: str | None,
                   task: str | None, taken: set[str], max_seconds: float, teach: bool,
-                  deal_numbers: DealRanges | None, source: str) -> list[Puzzle]:
-    """Build (or, with deal numbers, mine) the puzzles, with a progress bar on stderr."""
+                  deal_numbers: DealRanges | None, source: str, composed: bool = False) -> list[Puzzle]:
+    """Build (or, with deal numbers, mine or compose) the puzzles, with a progress bar on stderr."""
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
     columns = (TextColumn(f"{theme}"), BarColumn(), MofNCompleteColumn(),
                TextColumn("{task.fields[tried]} candidates tried"), TimeElapsedColumn())
     if deal_numbers is not None:
+        what = "layout" if composed else "deal"
         columns = (TextColumn(f"{theme}"), BarColumn(), MofNCompleteColumn(),
-                   TextColumn("deal {task.fields[deal]}, {task.fields[tried]} positions examined"),
+                   TextColumn(what + " {task.fields[deal]}, {task.fields[tried]} starting points examined"),
                    TimeElapsedColumn())
     with Progress(*columns, console=_stderr_console(), transient=False) as bar:
         job = bar.add_task("generate", total=count, tried=0, deal="-")
@@ -212,13 +216,14 @@ def _find_puzzles(theme: str, count: int, seed: int, profile: Profile, difficult
         if source == "small":
             return _reduce(theme, count, deal_numbers, profile, difficulty, task, taken, max_seconds,
                            lambda deal, tried, found: bar.update(job, completed=found, tried=tried,
-                                                                 deal=deal))
+                                                                 deal=deal), composed)
         return _mine(theme, count, deal_numbers, profile, difficulty, task, taken, max_seconds,
                      lambda deal, tried, found: bar.update(job, completed=found, tried=tried, deal=deal))
 
 
 def _too_few(found: int, count: int, theme: str, task: str | None, difficulty: str | None, teach: bool,
-             max_seconds: float, deals: str | None, source: str = "deals") -> InputError:
+             max_seconds: float, deals: str | None, source: str = "deals",
+             composed: bool = False) -> InputError:
     """The error of a run that found fewer puzzles than --count (`deals`: the --deals mined)."""
     asked = " ".join(x for x in (f"--task {task}" if task else "", f"--difficulty {difficulty}"
                                  if difficulty else "", "--teach" if teach else "") if x)
@@ -226,8 +231,9 @@ def _too_few(found: int, count: int, theme: str, task: str | None, difficulty: s
     if source == "small":
         return InputError(f"only {found} of {count} small puzzles for {theme}{asked} (at most {MAX_CARDS} "
                           f"cards, an answer of at most {MAX_ANSWER} moves, every teaching criterion) were "
-                          f"found in deals {deals} within {max_seconds:g} s; nothing was written (try more "
-                          "--deals, a larger --max-seconds, a smaller --count, or drop --task/--difficulty)")
+                          f"found in {'layouts' if composed else 'deals'} {deals} within {max_seconds:g} s; "
+                          "nothing was written (try a larger --max-seconds, another --seed or more --deals, "
+                          "a smaller --count, or drop --task/--difficulty)")
     if deals is not None:
         return InputError(f"only {found} of {count} puzzles for {theme}{asked} were mined from "
                           f"deals {deals} within {max_seconds:g} s; nothing was written (try more "
@@ -308,14 +314,16 @@ def small_quota(count: int, difficulty: str | None, task: str | None = None) -> 
 
 def _reduce(theme: str, count: int, deals: Iterable[int], profile: Profile, difficulty: str | None,
             task: str | None, taken: set[str], max_seconds: float,
-            progress: Callable[[int, int, int], None]) -> list[Puzzle]:
-    """`count` small puzzles (critical moments reduced), spread over the ratings and task forms."""
+            progress: Callable[[int, int, int], None], composed: bool = False) -> list[Puzzle]:
+    """`count` small puzzles (composed layouts or critical moments, cut down), spread over the ratings
+    and task forms."""
     from ..generator.reduce import Search, find
 
     accept = small_quota(count, difficulty, task)
     tasks = (Task(task),) if task is not None else TASK_ROTATION
     search = Search(theme, count, tasks=tasks, wanted=accept)
-    return find(search, deals, profile, avoid=taken, max_seconds=max_seconds, progress=progress)
+    return find(search, deals, profile, avoid=taken, max_seconds=max_seconds, composed=composed,
+                progress=progress)
 
 
 def _stderr_console():  # type: ignore[no-untyped-def]

@@ -30,12 +30,15 @@ def neutral_title(lang: str, number: int) -> str:
 
 def puzzle_id(puzzle: Puzzle, run_seed: int, number: int) -> str:
     """``theme-s<seed>-<n>`` for a built puzzle, ``theme-d<deal>-m<move>`` for one mined from a deal,
-    and ``theme-d<deal>-m<move>-c<cards>`` for a small one cut down from that moment."""
+    ``theme-d<deal>-m<move>-c<cards>`` for a small one cut down from that moment, and
+    ``theme-l<number>-<draw>-c<cards>`` for one cut down from a composed layout."""
     stem = puzzle.theme.replace(".", "-")
     words = puzzle.source.split()
     if len(words) == 4 and words[0] == "deal":
         small = f"-c{int(puzzle.stats['cards'])}" if puzzle.reduced else ""
         return f"{stem}-d{words[1]}-m{words[3]}{small}"
+    if len(words) == 4 and words[0] == "layout":
+        return f"{stem}-l{words[1]}-{words[3]}-c{int(puzzle.stats['cards'])}"
     return f"{stem}-s{run_seed}-{number:03d}"
 
 

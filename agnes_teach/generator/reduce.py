@@ -58,12 +58,14 @@ from ..tagger.small import (
 )
 from ..tagger.teaching import MIN_WRONG_FIRST, rating_of
 from .canonical import puzzle_key
+from .compose import layouts
 from .core import Puzzle
 from .themes import THEMES, Theme
 
 DEAL_NODES = 400_000  # a whole deal
 FIRST_MOVE = 4  # a critical moment may come this early in a game
 SEARCH_POSITIONS = 300  # positions the reducer examines from one critical moment
+LAYOUT_POSITIONS = 60  # and from one composed layout (already small: most of its cuts are decided at once)
 
 
 # ------------------------------------------------------------------ search
@@ -239,28 +241,41 @@ class Search:
     on_found: Callable[[Puzzle], None] | None = None  # called with each puzzle as it is kept
 
 
-def find(search: Search, deals: Iterable[int], profile: Profile, *, avoid: set[str] | None = None,
-         max_seconds: float | None = None, tally: Tally | None = None,
+def starting_points(number: int, profile: Profile, theme_id: str, composed: bool
+                    ) -> tuple[str, list[tuple[int, Position]]]:
+    """(how a puzzle's source names them, the starting points numbered `number`): the critical
+    moments of deal `number`, later ones first (they are smaller), or the layouts composed for the
+    theme from `number` (``compose.layouts``)."""
+    if composed:
+        return "layout {number} draw {k}", list(layouts(number, profile, theme_id))
+    return "deal {number} move {k}", list(reversed(list(critical_moments(number, profile, theme_id))))
+
+
+def find(search: Search, numbers: Iterable[int], profile: Profile, *, avoid: set[str] | None = None,
+         max_seconds: float | None = None, tally: Tally | None = None, composed: bool = False,
          progress: Callable[[int, int, int], None] | None = None) -> list[Puzzle]:
-    """Mine `deals` in order for critical moments of the theme and reduce each, until `search.count`
-    puzzles are found (at most `search.per_deal` from one deal, none equal up to symmetry to another
-    or to one in `avoid`). `progress(deal, moments, found)` after each moment."""
+    """Reduce the starting points of `numbers` in order (the critical moments of those deals, or,
+    `composed`, the layouts composed from those numbers) until `search.count` puzzles are found (at
+    most `search.per_deal` from one number, none equal up to symmetry to another or to one in
+    `avoid`). `progress(number, starting points tried, found)` after each one."""
     tally = tally or Tally()
     taken = set(avoid or ())
     deadline = time.monotonic() + max_seconds if max_seconds is not None else None
-    for number in deals:
+    for number in numbers:
         if len(search.found) >= search.count or (deadline is not None and time.monotonic() > deadline):
             break
         from_deal = 0
-        for k, pos in reversed(list(critical_moments(number, profile, search.theme))):
+        named, points = starting_points(number, profile, search.theme, composed)
+        for k, pos in points:
             if from_deal >= search.per_deal or len(search.found) >= search.count \
                     or (deadline is not None and time.monotonic() > deadline):
                 break
             search.moments += 1
-            reduced = reduce_moment(pos, search.theme, positions=search.positions, tally=tally,
+            reduced = reduce_moment(pos, search.theme, positions=LAYOUT_POSITIONS if composed
+                                    else search.positions, tally=tally,
                                     deadline=deadline)
             want = search.tasks[len(search.found) % len(search.tasks)] if search.tasks else None
-            puzzle = as_puzzle(search.theme, reduced, f"deal {number} move {k}", want) \
+            puzzle = as_puzzle(search.theme, reduced, named.format(number=number, k=k), want) \
                 if reduced is not None else None
             if progress:
                 progress(number, search.moments, len(search.found))

@@ -306,7 +306,7 @@ COPY_PREFIX = "demo-"  # a copied puzzle's id: the prefix and its source's id (p
 
 
 def library_folder(*parts: str) -> Path:
-    """A folder of the installed puzzle library (``generated`` when no part is given).
+    """A folder of the installed puzzle library (``small`` when no part is given).
 
     Read through importlib.resources, so an editable install and a wheel find the same files."""
     folder = resources.files(LIBRARY_PACKAGE).joinpath(*(parts or (LIBRARY_PUZZLES,)))
@@ -483,7 +483,7 @@ def load_items(
 ) -> list[SheetItem]:
     """Load, check and draw every scenario chosen; InputError naming every bad file.
 
-    No paths: the installed library's generated puzzles. `note` hears of every puzzle left out
+    No paths: the installed library's small puzzles. `note` hears of every puzzle left out
     (a duplicate) and of a theme with fewer puzzles than asked."""
     tell = note or (lambda _text: None)
     where = ", ".join(paths) if paths else "the puzzle library"

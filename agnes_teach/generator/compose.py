@@ -1,0 +1,224 @@
+"""Composed layouts: small positions laid out at random for a theme, as starting points of reduction.
+
+Critical moments of real deals are rare for some lessons (the foundation's
+corner, a foundation's start, a covered reserve card, the last two cards, the
+deal): a whole game holds a handful, and most of them do not survive being cut
+down (docs/puzzles.md). Sudoku and Simon Tatham's generators start elsewhere:
+lay out a random grid, keep it if a limited solver still succeeds. A composed
+layout is that for Agnes: a small position (``CARDS`` cards not home) laid out
+at random under the few conditions its theme's lesson needs at all (a
+foundation topped by its King, an empty foundation, a covered reserve card, full
+exposed cells, a deal still to come, an empty column: the ``Recipe`` of the
+theme, data). It then goes through exactly what a critical moment goes through
+(``reduce.reduce_moment``): kept only while it is won and its answer needs the
+rule, cut down, judged against every criterion, and stepped down to a minimal
+puzzle.
+
+Every layout is one a real game can reach, so a pupil is never shown an
+impossible board: a column is what is left of its dealt cards (at most as many
+as were dealt to it) with cards built on it, each one rank lower in the
+profile's build; an emptied column is refilled only by a card the rule lets in;
+a reserve pile holds at most one card per deal that reached it; the exposed
+cells hold cards only once the stock is out; foundations are full from the
+base up. The layouts of one number are the same on any machine (a seeded
+generator), so a composed puzzle is reproducible from its number.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+from ..board import move_tables
+from ..cards import Card, make_card, rank_at, rank_index, rank_of, suit_of
+from ..engine import legal_moves
+from ..piles import Pile, PileKind
+from ..position import Position
+from ..profile import Profile
+from ..registry import RuleId
+
+CARDS = (12, 24)  # cards not home in a composed layout (the reducer then cuts it down)
+BUILD_ON = 0.7  # how often a card goes onto a column top it fits, rather than into a dealt prefix
+LAYOUTS_PER_NUMBER = 40  # layouts drawn from one number's generator
+TRIES = 50  # attempts to lay out one layout before it is given up
+
+
+@dataclass(frozen=True)
+class Recipe:
+    """What a theme's lesson needs of a layout at all; everything else is left to chance."""
+
+    king_topped: bool = False  # a foundation tops with its King, so its Ace turns the corner next
+    empty_foundation: bool = False  # a foundation not yet started (the base is no Ace)
+    covered_reserve: bool = False  # a reserve pile holds a card under its top
+    exposed_full: bool = False  # every exposed cell holds its card
+    deals_left: int = 0  # deals still to come (stock.deal: one onto the reserve, then the last two)
+    empty_column: float = 0.0  # how often a column starts empty
+    nothing_home: bool = False  # no card can go home at the start (stock.deal: the believer deals)
+    deal_buries: bool = False  # the next deal drops a later card of its suit on some reserve top
+
+
+RECIPES: dict[str, Recipe] = {
+    RuleId.FOUNDATION_WRAP: Recipe(king_topped=True),
+    RuleId.FOUNDATION_START: Recipe(empty_foundation=True),
+    RuleId.RESERVE_TOP: Recipe(covered_reserve=True),
+    RuleId.STOCK_LAST_TWO: Recipe(exposed_full=True),
+    RuleId.STOCK_DEAL: Recipe(deals_left=2, nothing_home=True, deal_buries=True),
+    RuleId.TABLEAU_EMPTY: Recipe(empty_column=0.5),
+    RuleId.TABLEAU_WRAP: Recipe(),
+    RuleId.TABLEAU_RUN: Recipe(),
+}
+
+
+def _stock_size(profile: Profile, deals_left: int) -> int | None:
+    """The stock's size with `deals_left` deals to come (None: the profile has not that many)."""
+    sizes = profile.stock_sizes()
+    return sizes[-1 - deals_left] if deals_left < len(sizes) else None
+
+
+def _pile_depths(profile: Profile, deals_done: int) -> tuple[list[int], list[int], list[int]]:
+    """How many cards each column's dealt part, each reserve pile and each exposed cell can hold
+    after `deals_done` deals: what was dealt there, which play can only make fewer."""
+    heights = profile.max_pile_heights(deals_done)
+    columns = list(profile.column_lengths)
+    for deal in profile.stock_deals[:deals_done]:
+        for pile in deal:
+            if pile.kind is PileKind.COLUMN:
+                columns[pile.offset] += 1
+    return (columns, [heights[Pile.reserve(i + 1)] for i in range(profile.reserve_piles)],
+            [heights[Pile.exposed(i + 1)] for i in range(profile.exposed_cells)])
+
+
+def _foundations(rng: random.Random, profile: Profile, recipe: Recipe, cards: tuple[int, int]
+                 ) -> tuple[int, list[int]] | None:
+    """(base rank, cards on each foundation) leaving between cards[0] and cards[1] not home."""
+    base = profile.base_rank or rng.randint(1, 13)
+    if (recipe.king_topped or recipe.empty_foundation) and base == 1:
+        return None  # the corner and the start are no lessons with an Ace base
+    counts = [rng.randint(0, 12) for _ in range(4)]
+    special = rng.randrange(4)
+    if recipe.king_topped:
+        counts[special] = 13 - (base - 1)  # base .. K: the next card is the Ace
+    if recipe.empty_foundation:
+        counts[special] = 0
+    if profile.base_dealt and not any(counts):
+        return None  # the base card lies on its foundation
+    left = 52 - sum(counts)
+    return (base, counts) if cards[0] <= left <= cards[1] else None
+
+
+def compose(rng: random.Random, profile: Profile, recipe: Recipe, cards: tuple[int, int] = CARDS
+            ) -> Position | None:
+    """One random layout that `recipe` allows (None when this draw did not fit; draw again)."""
+    stock_size = _stock_size(profile, recipe.deals_left)
+    if stock_size is None:
+        return None
+    laid = _foundations(rng, profile, recipe, cards)
+    if laid is None:
+        return None
+    base, counts = laid
+    pool: list[Card] = [make_card(rank_at(base, i), s) for s in range(4) for i in range(counts[s], 13)]
+    rng.shuffle(pool)
+    if stock_size > len(pool) - 2:
+        return None
+    stock, pool = pool[:stock_size], pool[stock_size:]
+    deals_done = profile.deals_done(stock_size) or 0
+    dealt, reserve_depth, exposed_depth = _pile_depths(profile, deals_done)
+    exposed: list[list[Card]] = [[] for _ in exposed_depth]
+    for i, depth in enumerate(exposed_depth):
+        if depth and (recipe.exposed_full or rng.random() < 0.5):
+            exposed[i].append(pool.pop())
+    if recipe.exposed_full and not all(exposed):
+        return None
+    reserve: list[list[Card]] = [[] for _ in reserve_depth]
+    if reserve:
+        for _ in range(rng.randint(2 if recipe.covered_reserve else 0, max(2, len(pool) // 3))):
+            i = rng.randrange(len(reserve))
+            if len(reserve[i]) < reserve_depth[i] and pool:
+                reserve[i].append(pool.pop())
+        if recipe.covered_reserve and not any(len(r) >= 2 for r in reserve):
+            return None
+    if recipe.deal_buries and not _bury(rng, profile, base, deals_done, stock, reserve, pool):
+        return None
+    columns = _columns(rng, profile, base, pool, dealt, recipe.empty_column)
+    if columns is None:
+        return None
+    pos = Position(profile, base, (counts[0], counts[1], counts[2], counts[3]), tuple(map(tuple, columns)),
+                   tuple(map(tuple, reserve)), tuple(map(tuple, exposed)), tuple(stock))
+    if recipe.nothing_home and any(m.dest.is_foundation for m in legal_moves(pos)):
+        return None
+    return pos
+
+
+def _bury(rng: random.Random, profile: Profile, base: int, deals_done: int, stock: list[Card],
+          reserve: list[list[Card]], pool: list[Card]) -> bool:
+    """Make the next deal drop, on one reserve top, a later card of that top's suit whose hosts are
+    all home and that no empty column takes: it can go neither home before that top nor onto a
+    column, so the deal buries the top for good. Swap such a card into that place of the stock.
+    False: no top allows it."""
+    if deals_done >= len(profile.stock_deals):
+        return False
+    tables = move_tables(profile, base)
+    landing = [(j, pile.offset) for j, pile in enumerate(profile.stock_deals[deals_done])
+               if pile.kind is PileKind.RESERVE and reserve[pile.offset]]
+    rng.shuffle(landing)
+    for j, r in landing:
+        top = reserve[r][-1]
+        later = [c for c in stock + pool if suit_of(c) == suit_of(top)
+                 and rank_index(base, rank_of(c)) > rank_index(base, rank_of(top))
+                 and not tables.empty_ok[c] and not any(h in stock or h in pool for h in tables.hosts[c])]
+        if later:
+            card = rng.choice(later)
+            if card in stock:
+                i = stock.index(card)
+                stock[i], stock[j] = stock[j], stock[i]
+            else:
+                i = pool.index(card)
+                pool[i], stock[j] = stock[j], pool[i]
+            return True
+    return False
+
+
+def _columns(rng: random.Random, profile: Profile, base: int, pool: list[Card], dealt: list[int],
+             empty_column: float) -> list[list[Card]] | None:
+    """Lay `pool` out in columns: what is left of each column's dealt cards (at most `dealt[j]`),
+    then cards built on it; None when some card has no place."""
+    tables = move_tables(profile, base)
+    room = [rng.randint(0, d) for d in dealt]  # how much of its dealt part each column still holds
+    if rng.random() < empty_column:
+        room[rng.randrange(len(room))] = 0
+    columns: list[list[Card]] = [[] for _ in dealt]
+    refilled = [False] * len(dealt)  # an emptied column that took a card the rule lets in
+    for card in pool:
+        fits = [j for j, col in enumerate(columns) if col and col[-1] in tables.hosts[card]
+                and (len(col) >= room[j] or refilled[j])]
+        if fits and rng.random() < BUILD_ON:
+            columns[rng.choice(fits)].append(card)
+            continue
+        dealt_room = [j for j, col in enumerate(columns) if len(col) < room[j] and not refilled[j]]
+        refill = [j for j, col in enumerate(columns) if not col and not room[j] and tables.empty_ok[card]]
+        if dealt_room:
+            columns[rng.choice(dealt_room)].append(card)
+        elif refill and rng.random() < 0.5:
+            j = rng.choice(refill)
+            columns[j].append(card)
+            refilled[j] = True
+        elif fits:
+            columns[rng.choice(fits)].append(card)
+        else:
+            return None
+    return columns
+
+
+def layouts(number: int, profile: Profile, theme_id: str, count: int = LAYOUTS_PER_NUMBER
+            ) -> Iterator[tuple[int, Position]]:
+    """(k, layout) for k = 1..count: the composed layouts of `number` for the theme, each drawn from
+    the generator seeded by the number and the theme, so the same number gives the same layouts."""
+    rng = random.Random(f"{profile.id}/{theme_id}/{number}")
+    recipe = RECIPES[theme_id]
+    for k in range(1, count + 1):
+        for _ in range(TRIES):
+            pos = compose(rng, profile, recipe)
+            if pos is not None:
+                yield k, pos
+                break
