@@ -1,7 +1,7 @@
 """Benchmark: how large are the practice page's games of small puzzles, and what do their pages weigh?
 
 Run:
-  .venv/bin/python bench/practice.py [--library puzzles/generated] [--themes tableau.empty]
+  .venv/bin/python bench/practice.py [--library puzzles/small] [--themes tableau.empty]
       [--files 3] [--skip 0] [--sizes 24,20,16,12] [--json FILE]
 
 Positions of 12-24 cards in play are cut from library files by sending cards
@@ -74,7 +74,7 @@ def row(m: dict[str, object]) -> str:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--library", type=Path, default=ROOT / "puzzles" / "generated")
+    parser.add_argument("--library", type=Path, default=ROOT / "puzzles" / "small")
     parser.add_argument("--themes", default="tableau.empty", help="comma-separated theme folders")
     parser.add_argument("--files", type=int, default=3, help="files per theme (in name order)")
     parser.add_argument("--skip", type=int, default=0, help="files of each theme passed over first")

@@ -3,14 +3,18 @@
 Run:
   .venv/bin/python bench/teach.py --library puzzles [--playouts 500 --seed 20261201]
   .venv/bin/python bench/teach.py --fresh 6 --fresh-seed 777 [--max-seconds 300]
+  .venv/bin/python bench/teach.py --fresh 3 --fresh-layouts 7001-8000 --playouts 100
   .venv/bin/python bench/teach.py --fresh 4 --fresh-deals 5001-5400 --playouts 200
-  .venv/bin/python bench/teach.py --library puzzles/generated --playouts 0 --fatal 40
-  .venv/bin/python bench/teach.py --library puzzles/generated --playouts 0 --keys
-  .venv/bin/python bench/teach.py --library puzzles/generated --playouts 0 --belief
+  .venv/bin/python bench/teach.py --library puzzles/small --playouts 0 --fatal 40
+  .venv/bin/python bench/teach.py --library puzzles/small --playouts 0 --keys
+  .venv/bin/python bench/teach.py --library puzzles/small --playouts 0 --belief
   .venv/bin/python bench/teach.py --library puzzles --playouts 0   # sizes and answer lengths only
 
-With ``--fresh-deals RANGE`` the fresh batch is mined from those deals
-(``generate --source deals``) instead of built from a seed.
+With ``--fresh-layouts RANGE`` the fresh batch is what ``generate`` makes by
+default: layouts composed from those numbers (``generate --seed S`` takes
+S*1000+1 to S*1000+1000), cut down.  With ``--fresh-deals RANGE`` it is cut
+down from the critical moments of those deals (``--fresh-source deals``: mined
+whole games) instead; with neither, built from ``--fresh-seed``.
 
 For the scenarios of a folder (``--library``), and/or a fresh batch generated
 per theme from a seed (``--fresh N --fresh-seed S``), prints per theme:
@@ -190,15 +194,17 @@ def _timed_batches(themes: list[str], make: Callable[[str], list[Puzzle]], playo
 
 
 def small_rows(count: int, deals: str, playouts: int, seed: int, max_seconds: float,
-               themes: list[str]) -> tuple[list[Row], dict[str, float]]:
-    """A fresh batch as ``generate`` makes it by default: critical moments of `deals`, reduced."""
+               themes: list[str], composed: bool = False) -> tuple[list[Row], dict[str, float]]:
+    """A fresh batch as ``generate`` makes it: the layouts composed from the numbers `deals`
+    (`composed`, the default of ``generate``) or the critical moments of those deals, reduced."""
     from agnes_teach.cli.generate import TASK_ROTATION, small_quota
     from agnes_teach.generator.reduce import Search, find
     from agnes_teach.survey import parse_deal_ranges
 
     def make(theme: str) -> list[Puzzle]:
         search = Search(theme, count, tasks=TASK_ROTATION, wanted=small_quota(count, None))
-        return find(search, parse_deal_ranges(deals), get_profile("bernauer"), max_seconds=max_seconds)
+        return find(search, parse_deal_ranges(deals), get_profile("bernauer"), max_seconds=max_seconds,
+                    composed=composed)
 
     return _timed_batches(themes, make, playouts, seed)
 
@@ -419,6 +425,8 @@ def main() -> None:
     parser.add_argument("--fresh-seed", type=int, default=777)
     parser.add_argument("--fresh-deals", help="the fresh batch's deals (e.g. 5001-5400): small puzzles "
                         "reduced from them (generate's default), or whole mined ones (--fresh-source deals)")
+    parser.add_argument("--fresh-layouts", help="the fresh batch's composed layouts (e.g. 7001-8000): "
+                        "what generate --seed 7 composes")
     parser.add_argument("--fresh-source", choices=("small", "deals"), default="small")
     parser.add_argument("--themes", default=",".join(theme_ids()))
     parser.add_argument("--max-seconds", type=float, default=300.0, help="per theme, for --fresh")
@@ -447,7 +455,11 @@ def main() -> None:
         print(fatal_table(args.library, args.fatal, args.seed))
     if args.fresh:
         themes = [t for t in args.themes.split(",") if t]
-        if args.fresh_deals and args.fresh_source == "small":
+        if args.fresh_layouts:
+            rows, rates = small_rows(args.fresh, args.fresh_layouts, args.playouts, args.seed,
+                                     args.max_seconds, themes, composed=True)
+            title = f"fresh batch of small puzzles from layouts {args.fresh_layouts}"
+        elif args.fresh_deals and args.fresh_source == "small":
             rows, rates = small_rows(args.fresh, args.fresh_deals, args.playouts, args.seed, args.max_seconds,
                                      themes)
             title = f"fresh batch of small puzzles from deals {args.fresh_deals}"

@@ -5,8 +5,9 @@
 Each puzzle is what ``agnes-teach generate`` writes by default (a critical moment of a solved deal
 cut down to a small puzzle; generator/reduce.py), but this builder writes each file as soon as it
 is found, so a long build that is stopped keeps what it found, and a second run goes on where the
-first stopped: the files already in the folder count towards the quotas (a third of the count,
-rounded up, per rating; the task forms in turn), and no puzzle equals (up to symmetry) any file
+first stopped: the files already in the folder count towards the quotas (at most half the count
+of one rating, room kept for a rating or a second task form the folder lacks; the task forms
+asked for in turn), and no puzzle equals (up to symmetry) any file
 already under puzzles/. Budgets are in solver states, so the same deals give the same files.
 """
 
@@ -15,6 +16,7 @@ from __future__ import annotations
 import argparse
 import sys
 import time
+from collections import Counter
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
@@ -23,7 +25,7 @@ sys.path.insert(0, str(HERE.parent))
 from agnes_teach.errors import InputError  # noqa: E402
 from agnes_teach.generator.canonical import puzzle_key  # noqa: E402
 from agnes_teach.generator.core import Puzzle  # noqa: E402
-from agnes_teach.generator.output import puzzle_id, scenario_data, to_yaml  # noqa: E402
+from agnes_teach.generator.output import scenario_data, to_yaml  # noqa: E402
 from agnes_teach.generator.reduce import Search, find  # noqa: E402
 from agnes_teach.generator.themes import THEMES  # noqa: E402
 from agnes_teach.profile import get_profile  # noqa: E402
@@ -41,8 +43,12 @@ def main() -> None:
     parser.add_argument("--deals", help="critical moments of these deals (e.g. 1-2000)")
     parser.add_argument("--layouts", help="layouts composed for the theme from these numbers (e.g. 1-500)")
     parser.add_argument("--profile", default="bernauer")
-    parser.add_argument("--folder", help="default: puzzles/small/THEME")
+    parser.add_argument("--folder", help="default: puzzles/small/THEME (another --profile: puzzles/PROFILE)")
     parser.add_argument("--max-seconds", type=float, default=None)
+    parser.add_argument("--task", action="append", choices=[str(t) for t in TASKS],
+                        help="write only puzzles of this task form (repeat for several; default: any)")
+    parser.add_argument("--any-rating", action="store_true",
+                        help="no quota per rating (e.g. to add a task form the folder lacks)")
     args = parser.parse_args()
     if (args.deals is None) == (args.layouts is None):
         parser.error("give --deals or --layouts (one of them)")
@@ -52,23 +58,32 @@ def main() -> None:
         parser.error(str(exc))
     if args.count < 1:
         parser.error("--count must be 1 or more")
-    folder = Path(args.folder) if args.folder else HERE / "small" / args.theme
+    default = HERE / "small" / args.theme if args.profile == "bernauer" else HERE / args.profile.split("-")[0]
+    folder = Path(args.folder) if args.folder else default
     folder.mkdir(parents=True, exist_ok=True)
     mine = [load_scenario(f) for f in scenario_files([str(folder)])]
     taken = {puzzle_key(load_scenario(f).position) for f in scenario_files([str(HERE)])}
-    quotas = {str(d): -(-args.count // 3) for d in Difficulty}  # a third of the folder per rating, rounded up
-    for sc in mine:
-        if sc.difficulty is not None:
-            quotas[sc.difficulty] = quotas.get(sc.difficulty, 0) - 1
+    ratings = Counter(str(sc.difficulty) for sc in mine if sc.difficulty is not None)
+    forms_had = Counter(str(sc.task) for sc in mine)
     need = args.count - len(mine)
     if need <= 0:
         print(f"{args.theme}: {len(mine)} files, nothing to do")
         return
+    forms = [Task(t) for t in args.task] if args.task else list(TASKS)
+    most = -(-args.count // 2)  # at most half the folder (rounded up) of one rating
 
     def wanted(puzzle: Puzzle) -> bool:
-        if quotas.get(puzzle.difficulty, 0) <= 0:
+        """Keep room for what the folder still lacks: all three ratings and two task forms."""
+        if puzzle.task not in forms:
             return False
-        quotas[puzzle.difficulty] -= 1
+        left = args.count - sum(ratings.values()) - 1  # slots after this one
+        rating, form = str(puzzle.difficulty), str(puzzle.task)
+        missing_ratings = sum(1 for d in Difficulty if ratings[str(d)] == 0 and str(d) != rating)
+        missing_forms = max(0, 2 - len(set(forms_had) | {form}))
+        if not args.any_rating and (ratings[rating] >= most or left < missing_ratings + missing_forms):
+            return False
+        ratings[rating] += 1
+        forms_had[form] += 1
         return True
 
     start = time.monotonic()
@@ -77,15 +92,18 @@ def main() -> None:
     def write(puzzle: Puzzle) -> None:
         nonlocal number
         number += 1
-        name = puzzle_id(puzzle, 0, number) + ".yaml"
+        data = scenario_data(puzzle, 0, number)
+        if args.profile != "bernauer":  # another game's file keeps its own ids apart
+            data["id"] = f"{args.profile}-{data['id']}"
+        name = f"{data['id']}.yaml"
         tmp = folder / f".{name}.tmp"
-        tmp.write_text(to_yaml(scenario_data(puzzle, 0, number)), encoding="utf-8")
+        tmp.write_text(to_yaml(data), encoding="utf-8")
         tmp.replace(folder / name)
         print(f"{args.theme}: {name} {puzzle.task} {puzzle.difficulty} {int(puzzle.stats['cards'])} cards, "
               f"{int(puzzle.stats['answer'])} moves, random {puzzle.stats['random']:.0%} "
               f"({time.monotonic() - start:.0f} s)", flush=True)
 
-    tasks = TASKS[len(mine) % 3:] + TASKS[:len(mine) % 3]
+    tasks = tuple(forms[len(mine) % len(forms):] + forms[:len(mine) % len(forms)])
     search = Search(args.theme, need, tasks=tasks, wanted=wanted, on_found=write)
     find(search, deals, get_profile(args.profile), avoid=taken, composed=args.layouts is not None,
          max_seconds=args.max_seconds,

@@ -299,8 +299,12 @@ def practice_task(scenario: Scenario, lang: str) -> str:
 
 
 def distinct_titles(scenarios: Sequence[Scenario], lang: str) -> list[str]:
-    """Each puzzle's title in `lang` (else its id); a title that two puzzles share gets the id beside it."""
-    titles = [scenario_title(s, lang) for s in scenarios]
+    """Each puzzle's title in `lang` (else its id); a title that two puzzles share gets the id beside it.
+    A generated puzzle's title is neutral ("Puzzle 3", numbered when it was written), so it is
+    numbered again by its place on the page, as the worksheet does."""
+    use = lang if lang in i18n.languages() else "en"
+    titles = [i18n.text(use, "sheet", "Puzzle {number}", number=n) if s.generator is not None
+              else scenario_title(s, lang) for n, s in enumerate(scenarios, 1)]
     shared = {title for title in titles if titles.count(title) > 1}
     return [f"{title} ({s.id})" if title in shared and title != s.id else title
             for title, s in zip(titles, scenarios, strict=True)]

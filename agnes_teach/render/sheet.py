@@ -435,7 +435,7 @@ def _unique(loaded: list[Scenario], note: Callable[[str], None]) -> tuple[list[S
 COMPACT_LINES = 12  # a small puzzle's writing lines beside its diagram; more, and it takes a page of its own
 BIG_LINES, MOVES_PER_LINE, MAX_LINES = 9, 4, 20  # a big puzzle: about four moves a line, at most twenty lines
 DIAGRAM_BOX_MM = (84.0, 76.0)  # a small puzzle's diagram fits this box (width, height): two a page on Letter
-MIN_DIAGRAM_MM = 58.0  # a diagram that fits the box only narrower than this (tall columns) takes a page
+MIN_DIAGRAM_MM = 52.0  # a diagram that fits the box only narrower than this (tall columns) takes a page
 
 
 def answer_split(sc: Scenario, moves: list[Move]) -> tuple[list[Move], int]:
