@@ -282,3 +282,11 @@ def test_the_default_says_when_no_small_puzzle_is_found(tmp_path: Path) -> None:
     assert got.returncode == 2 and "small puzzles for stock.deal" in got.stderr
     assert "at most 24 cards" in got.stderr and "nothing was written" in got.stderr
     assert not (tmp_path / "p").exists()
+
+
+def test_composed_layouts_say_what_failed_when_time_runs_out(tmp_path: Path) -> None:
+    got = run("generate", "--theme", "reserve.top", "--count", "3", "--seed", "5", "--max-seconds", "15",
+              "--out", "p", cwd=tmp_path)
+    assert got.returncode == 2 and "small puzzles for reserve.top" in got.stderr
+    assert "layouts 5001-6000" in got.stderr and "what failed most often:" in got.stderr
+    assert "Traceback" not in got.stderr and not (tmp_path / "p").exists()

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 import sys
 from collections.abc import Callable, Iterable
 from enum import StrEnum
@@ -23,6 +24,7 @@ from ..registry import GENERATED_TASKS, Difficulty, Task
 from ..scenario import load_scenario, scenario_files
 from ..survey import DealRanges, parse_deal_ranges
 from ..tagger.answer import MAX_ANSWER, MAX_CARDS
+from ..tagger.small import KEPT_PREFIX, Tally
 from .errors import input_errors
 from .options import JsonOption, ParentsOption, ProfileOption, check_out
 
@@ -143,11 +145,12 @@ def generate_command(
     if why is not None:
         raise InputError(why)
     taken = _avoided_keys(avoid)
+    tally = Tally()
     puzzles = _find_puzzles(theme, count, seed, chosen, difficulty, task, taken, max_seconds, teach,
-                            deal_numbers, source, composed)
+                            deal_numbers, source, composed, tally)
     if len(puzzles) < count:
         raise _too_few(len(puzzles), count, theme, task, difficulty, teach, max_seconds,
-                       deals if deal_numbers is not None else None, source, composed)
+                       deals if deal_numbers is not None else None, source, composed, tally)
     _write(puzzles, seed, out, as_json)
 
 
@@ -193,7 +196,8 @@ def _avoided_keys(avoid: list[Path] | None) -> set[str]:
 
 def _find_puzzles(theme: str, count: int, seed: int, profile: Profile, difficulty: str | None,
                   task: str | None, taken: set[str], max_seconds: float, teach: bool,
-                  deal_numbers: DealRanges | None, source: str, composed: bool = False) -> list[Puzzle]:
+                  deal_numbers: DealRanges | None, source: str, composed: bool = False,
+                  tally: Tally | None = None) -> list[Puzzle]:
     """Build (or, with deal numbers, mine or compose) the puzzles, with a progress bar on stderr."""
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
@@ -216,24 +220,33 @@ def _find_puzzles(theme: str, count: int, seed: int, profile: Profile, difficult
         if source == "small":
             return _reduce(theme, count, deal_numbers, profile, difficulty, task, taken, max_seconds,
                            lambda deal, tried, found: bar.update(job, completed=found, tried=tried,
-                                                                 deal=deal), composed)
+                                                                 deal=deal), composed, tally)
         return _mine(theme, count, deal_numbers, profile, difficulty, task, taken, max_seconds,
                      lambda deal, tried, found: bar.update(job, completed=found, tried=tried, deal=deal))
 
 
 def _too_few(found: int, count: int, theme: str, task: str | None, difficulty: str | None, teach: bool,
              max_seconds: float, deals: str | None, source: str = "deals",
-             composed: bool = False) -> InputError:
-    """The error of a run that found fewer puzzles than --count (`deals`: the --deals mined)."""
+             composed: bool = False, tally: Tally | None = None) -> InputError:
+    """The error of a run that found fewer puzzles than --count (`deals`: the --deals mined); for
+    small puzzles it names what failed most often (`tally`)."""
     asked = " ".join(x for x in (f"--task {task}" if task else "", f"--difficulty {difficulty}"
                                  if difficulty else "", "--teach" if teach else "") if x)
     asked = f" with {asked}" if asked else ""
     if source == "small":
+        grouped: dict[str, int] = {}  # "move 4 is not the only one" and "move 1 ..." count together
+        for why, n in (tally.counts if tally else {}).items():
+            if not why.startswith(KEPT_PREFIX):
+                key = re.sub(r"\d+", "N", why)
+                grouped[key] = grouped.get(key, 0) + n
+        ended = sorted(((n, why) for why, n in grouped.items()), reverse=True)[:3]
+        reasons = ", ".join(f"{why} ({n})" for n, why in ended)
+        stopped = f"; what failed most often: {reasons}" if ended else ""
         return InputError(f"only {found} of {count} small puzzles for {theme}{asked} (at most {MAX_CARDS} "
                           f"cards, an answer of at most {MAX_ANSWER} moves, every teaching criterion) were "
-                          f"found in {'layouts' if composed else 'deals'} {deals} within {max_seconds:g} s; "
-                          "nothing was written (try a larger --max-seconds, another --seed or more --deals, "
-                          "a smaller --count, or drop --task/--difficulty)")
+                          f"found in {'layouts' if composed else 'deals'} {deals} within {max_seconds:g} s"
+                          f"{stopped}; nothing was written (try a larger --max-seconds, another --seed or "
+                          "more --deals, a smaller --count, or drop --task/--difficulty)")
     if deals is not None:
         return InputError(f"only {found} of {count} puzzles for {theme}{asked} were mined from "
                           f"deals {deals} within {max_seconds:g} s; nothing was written (try more "
@@ -314,7 +327,8 @@ def small_quota(count: int, difficulty: str | None, task: str | None = None) -> 
 
 def _reduce(theme: str, count: int, deals: Iterable[int], profile: Profile, difficulty: str | None,
             task: str | None, taken: set[str], max_seconds: float,
-            progress: Callable[[int, int, int], None], composed: bool = False) -> list[Puzzle]:
+            progress: Callable[[int, int, int], None], composed: bool = False,
+            tally: Tally | None = None) -> list[Puzzle]:
     """`count` small puzzles (composed layouts or critical moments, cut down), spread over the ratings
     and task forms."""
     from ..generator.reduce import Search, find
@@ -323,7 +337,7 @@ def _reduce(theme: str, count: int, deals: Iterable[int], profile: Profile, diff
     tasks = (Task(task),) if task is not None else TASK_ROTATION
     search = Search(theme, count, tasks=tasks, wanted=accept)
     return find(search, deals, profile, avoid=taken, max_seconds=max_seconds, composed=composed,
-                progress=progress)
+                progress=progress, tally=tally)
 
 
 def _stderr_console():  # type: ignore[no-untyped-def]
