@@ -27,7 +27,7 @@ generator), so a composed puzzle is reproducible from its number.
 from __future__ import annotations
 
 import random
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
 from ..board import move_tables
@@ -138,10 +138,18 @@ def compose(rng: random.Random, profile: Profile, recipe: Recipe, cards: tuple[i
                 reserve[i].append(pool.pop())
         if recipe.covered_reserve and not any(len(r) >= 2 for r in reserve):
             return None
-    if recipe.deal_buries and not _bury(rng, profile, base, deals_done, stock, reserve, pool):
+    # The next deal lands on reserve piles (bernauer) or on columns (sorel): bury a top of those.
+    onto = _next_deal_kinds(profile, deals_done)
+    if recipe.deal_buries and PileKind.RESERVE in onto \
+            and not _bury(rng, profile, base, deals_done, stock, PileKind.RESERVE, reserve, pool):
         return None
     columns = _columns(rng, profile, base, pool, dealt, recipe.empty_column)
     if columns is None:
+        return None
+    if recipe.deal_buries and PileKind.RESERVE not in onto \
+            and not _bury(rng, profile, base, deals_done, stock, PileKind.COLUMN, columns, [],
+                          [c for pile in (*columns, *reserve, *exposed) for c in pile],
+                          empty_columns=not all(columns)):
         return None
     pos = Position(profile, base, (counts[0], counts[1], counts[2], counts[3]), tuple(map(tuple, columns)),
                    tuple(map(tuple, reserve)), tuple(map(tuple, exposed)), tuple(stock))
@@ -150,23 +158,36 @@ def compose(rng: random.Random, profile: Profile, recipe: Recipe, cards: tuple[i
     return pos
 
 
+def _next_deal_kinds(profile: Profile, deals_done: int) -> set[PileKind]:
+    """The kinds of pile the next deal lands on (none when the stock is out)."""
+    if deals_done >= len(profile.stock_deals):
+        return set()
+    return {pile.kind for pile in profile.stock_deals[deals_done]}
+
+
 def _bury(rng: random.Random, profile: Profile, base: int, deals_done: int, stock: list[Card],
-          reserve: list[list[Card]], pool: list[Card]) -> bool:
-    """Make the next deal drop, on one reserve top, a later card of that top's suit whose hosts are
-    all home and that no empty column takes: it can go neither home before that top nor onto a
-    column, so the deal buries the top for good. Swap such a card into that place of the stock.
-    False: no top allows it."""
+          kind: PileKind, piles: list[list[Card]], pool: list[Card], laid: Sequence[Card] = (),
+          empty_columns: bool = True) -> bool:
+    """Make the next deal drop, on one top of `piles` (the reserve piles or the columns, `kind`), a
+    later card of that top's suit whose hosts are all home and that no empty column takes: it can
+    go neither home before that top nor onto a column, so the deal buries the top for good. Swap
+    such a card (from the stock or the cards not yet laid out, `pool`) into that place of the
+    stock; `laid` are the other cards already laid out (not home). An empty column counts only
+    when one may be there (`empty_columns`: unknown before the columns are laid out, so assumed;
+    in Sorel any card may fill one). False: no top allows it."""
     if deals_done >= len(profile.stock_deals):
         return False
     tables = move_tables(profile, base)
+    in_play = set(stock) | set(pool) | set(laid)
     landing = [(j, pile.offset) for j, pile in enumerate(profile.stock_deals[deals_done])
-               if pile.kind is PileKind.RESERVE and reserve[pile.offset]]
+               if pile.kind is kind and piles[pile.offset]]
     rng.shuffle(landing)
     for j, r in landing:
-        top = reserve[r][-1]
+        top = piles[r][-1]
         later = [c for c in stock + pool if suit_of(c) == suit_of(top)
                  and rank_index(base, rank_of(c)) > rank_index(base, rank_of(top))
-                 and not tables.empty_ok[c] and not any(h in stock or h in pool for h in tables.hosts[c])]
+                 and not (empty_columns and tables.empty_ok[c])
+                 and not any(h in in_play for h in tables.hosts[c])]
         if later:
             card = rng.choice(later)
             if card in stock:
