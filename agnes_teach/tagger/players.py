@@ -67,6 +67,13 @@ RANDOM_MAX = 0.35  # criterion 1: random play may win at most this share
 # recorded rate is at most this, so that a measure with another seed (100 games, a standard error
 # of about 4.6 points near 30%) still stays under RANDOM_MAX.
 GENERATOR_RANDOM_MAX = 0.30
+# Near that bar one seed's 100 games are not enough: another seed's measure passed 35% on a fresh
+# batch. A rate above CONFIRM_ABOVE is played CONFIRM_PLAYOUTS more games with another seed, and the
+# generator keeps the puzzle only if all the games together stay at or under CONFIRM_MAX (then a
+# new 100-game measure passes RANDOM_MAX in about 4 cases in 100, not 14).
+CONFIRM_ABOVE = 0.20
+CONFIRM_PLAYOUTS = 300
+CONFIRM_MAX = 0.27
 MAX_STATES = 30_000  # the most states ``lost_under`` explores before it answers "unknown"
 BELIEF_NODES = 300_000  # the solver's budget (states) for one verdict of the believer's game
 TREE_DEPTH = 1  # how many believer moves the tree test looks ahead before the full game's solver decides
@@ -283,6 +290,20 @@ def wilson_low(wins: int, n: int, z: float = SCREEN_Z) -> float:
     centre = p + z * z / (2 * n)
     spread = z * ((p * (1 - p) + z * z / (4 * n)) / n) ** 0.5
     return max(0.0, (centre - spread) / (1 + z * z / n))
+
+
+def confirmed_random_rate(pos: Position, rate: float, playouts: int = RANDOM_PLAYOUTS) -> bool:
+    """Does a random-play rate the generator would keep (`rate`, of `playouts` games with the
+    checker's seed) hold up?  Rates above CONFIRM_ABOVE must stay at or under CONFIRM_MAX over
+    CONFIRM_PLAYOUTS more games with another seed, counted together with the first ones."""
+    if rate <= CONFIRM_ABOVE:
+        return True
+    more = random_win_rate(pos, CONFIRM_PLAYOUTS, PLAYOUT_SEED + 1,
+                           screen=(CONFIRM_MAX * (playouts + CONFIRM_PLAYOUTS) - rate * playouts)
+                           / CONFIRM_PLAYOUTS)
+    if more is None:
+        return False
+    return (rate * playouts + more * CONFIRM_PLAYOUTS) / (playouts + CONFIRM_PLAYOUTS) <= CONFIRM_MAX
 
 
 def random_win_rate(pos: Position, playouts: int = RANDOM_PLAYOUTS, seed: int = PLAYOUT_SEED,

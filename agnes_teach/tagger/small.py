@@ -31,11 +31,15 @@ from ..solver import canonical_key, solve
 from .answer import MAX_ANSWER, MAX_CARDS, Answer, Verdicts, analyse, answer_cut
 from .detectors import Lesson
 from .players import (
+    CONFIRM_MAX,
+    CONFIRM_PLAYOUTS,
     GENERATOR_RANDOM_MAX,
     MISCONCEPTIONS,
     PLAYOUT_SEED,
     PLAYOUTS,
+    RANDOM_PLAYOUTS,
     Misconception,
+    confirmed_random_rate,
     lost_under,
     misconception_policy,
     random_win_rate,
@@ -242,6 +246,9 @@ def judge(kept: Kept, theme: ThemeTag, verdict: Verdicts, believer: bool = True)
     rate = random_win_rate(pos, screen=GENERATOR_RANDOM_MAX)
     if rate is None:
         return Judged(kept, f"random play wins more than {GENERATOR_RANDOM_MAX:.0%}", answer)
+    if not confirmed_random_rate(pos, rate):
+        return Judged(kept, f"random play wins more than {CONFIRM_MAX:.0%} of "
+                            f"{CONFIRM_PLAYOUTS + RANDOM_PLAYOUTS} games", answer)
     if rating_of(rate, len(answer.decisions)) is None:
         return Judged(kept, "too few decision points for its random-play rate", answer, rate)
     if not believer:
