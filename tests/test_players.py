@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import random
+from pathlib import Path
 
 import pytest
 from _solver_util import ALL_PROFILES, random_small_position
@@ -324,3 +325,15 @@ def test_every_proof_of_a_belief_agrees_with_the_believers_search(seed: int, pro
         if rules is not None and AVAILABLE and supports(FastState(position, rules)):
             verdicts = {solve(position, nodes=50_000, rules=rules, engine=e).status for e in ("c", "python")}
             assert len(verdicts) == 1, (theme, position.to_data())
+
+
+def test_a_rate_near_the_bar_is_confirmed_by_more_games_with_another_seed() -> None:
+    from agnes_teach.scenario import load_scenario
+    from agnes_teach.tagger.players import CONFIRM_ABOVE, confirmed_random_rate, random_win_rate
+
+    examples = Path(__file__).resolve().parent.parent / "agnes_teach" / "data" / "examples"
+    easy = load_scenario(examples / "section-08.yaml").position  # the worked example: random play wins often
+    rate = random_win_rate(easy, 20)
+    assert rate is not None and rate > 0.5
+    assert confirmed_random_rate(easy, CONFIRM_ABOVE)  # at or under 20%: nothing more to play
+    assert not confirmed_random_rate(easy, 0.25)  # the 300 more games win far more than 27%

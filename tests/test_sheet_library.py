@@ -164,3 +164,17 @@ def test_the_sheet_command_runs_from_any_folder(tmp_path: Path, monkeypatch: pyt
     monkeypatch.chdir(tmp_path)
     items = load_items([], "en", selection=Selection((EMPTY,), count=1))
     assert len(items) == 1 and items[0].theme == EMPTY
+
+
+def test_every_library_puzzle_shares_its_page_and_writes_one_line_a_move() -> None:
+    # Issue 20: two puzzles a page, as many writing lines as the answer has moves.
+    from agnes_teach.render.sheet import sheet_pages
+
+    items = load_items([str(LIBRARY)], "en")
+    assert items and all(i.compact for i in items), [i.id for i in items if not i.compact]
+    for paper in ("a4", "letter"):
+        sizes = [len(page) for page in sheet_pages(items, paper)]
+        assert all(n == 2 for n in sizes[:-1]) and sizes[-1] in (1, 2), sizes
+    for item in items:
+        if item.numbered:  # a win task: a line a move of the answer
+            assert item.answer_lines == len(item.answer_words) <= 10
