@@ -28,14 +28,14 @@ chain_a() {
     small foundation.wrap 12 1-5000
     small reserve.top 8 1-5000
     small tableau.run 8 1-5000
-    small sorel-stock.deal 2 1-5000 --profile sorel
+    small stock.deal 2 1-5000 --profile sorel-strict --any-rating
 }
 chain_b() {
     small stock.deal 12 1-5000
     small tableau.wrap 8 1-5000
     small stock.last-two 8 1-5000
     small foundation.start 8 1-5000
-    small foundation.start 4 1-5000 --profile sorel-strict
+    small foundation.start 2 1-5000 --profile sorel-strict --any-rating
 }
 mkdir -p puzzles/small
 chain_a > puzzles/small/.chain-a.log 2>&1 &

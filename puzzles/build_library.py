@@ -61,7 +61,9 @@ def main() -> None:
     default = HERE / "small" / args.theme if args.profile == "bernauer" else HERE / args.profile.split("-")[0]
     folder = Path(args.folder) if args.folder else default
     folder.mkdir(parents=True, exist_ok=True)
-    mine = [load_scenario(f) for f in scenario_files([str(folder)])]
+    # The folder's files of this theme and profile (the Sorel folder holds several of each).
+    mine = [sc for sc in (load_scenario(f) for f in scenario_files([str(folder)]))
+            if sc.themes[:1] == [args.theme] and sc.position.profile.id == args.profile]
     taken = {puzzle_key(load_scenario(f).position) for f in scenario_files([str(HERE)])}
     ratings = Counter(str(sc.difficulty) for sc in mine if sc.difficulty is not None)
     forms_had = Counter(str(sc.task) for sc in mine)
