@@ -135,14 +135,14 @@ def test_mix_draws_from_the_library_without_paths() -> None:
 def test_a_copy_is_printed_once_with_a_note(tmp_path: Path) -> None:
     # `sheet puzzles --mix ...`: the demo file and the library file it copies were both printed.
     notes: list[str] = []
-    demo = yaml.safe_load((LIBRARY / "demo" / "05-king-on-ace.yaml").read_text("utf-8"))["id"]
+    demo = yaml.safe_load((LIBRARY / "demo" / "04-run-moves.yaml").read_text("utf-8"))["id"]
     source = demo.removeprefix("demo-")
     folders = [str(LIBRARY / "small"), str(LIBRARY / "demo")]
-    items = load_items(folders, "en", mix=parse_mix("tableau.wrap=20"), note=notes.append)
+    items = load_items(folders, "en", mix=parse_mix("tableau.run=20"), note=notes.append)
     ids = [i.id for i in items]
     assert source in ids and demo not in ids
-    assert len(ids) == len(set(ids)) == len(_ratings("tableau.wrap"))
-    (note,) = [n for n in notes if "05-king-on-ace.yaml" in n]
+    assert len(ids) == len(set(ids)) == len(_ratings("tableau.run"))
+    (note,) = [n for n in notes if "04-run-moves.yaml" in n]
     assert demo in note and f"{source}.yaml" in note and "copy" in note
 
 
