@@ -28,7 +28,6 @@ chain_a() {
     small foundation.wrap 12 1-5000
     small reserve.top 8 1-5000
     small tableau.run 8 1-5000
-    small stock.deal 2 1-5000 --profile sorel-strict --any-rating
 }
 chain_b() {
     small stock.deal 12 1-5000
