@@ -22,6 +22,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from agnes_teach.errors import InputError  # noqa: E402
 from agnes_teach.render.practice import PAGE_BUDGET, build_practice, skip_reason  # noqa: E402
 from agnes_teach.scenario import load_puzzles  # noqa: E402
 
@@ -32,7 +33,11 @@ def main() -> None:
     parser.add_argument("--json", help="write every file's row to this file")
     args = parser.parse_args()
     rows: list[dict[str, object]] = []
-    for scenario in load_puzzles([Path(p) for p in args.paths]):
+    try:
+        scenarios = load_puzzles([Path(p) for p in args.paths])
+    except InputError as exc:
+        parser.error(str(exc))
+    for scenario in scenarios:
         start = time.perf_counter()
         page = build_practice([scenario], "en", "en.html")
         seconds = time.perf_counter() - start

@@ -442,6 +442,15 @@ def main() -> None:
                         help="with --library: how the answer key explains each tempting move (criterion 6)")
     parser.add_argument("--json", help="write every puzzle's measures to this file")
     args = parser.parse_args()
+    from agnes_teach.errors import InputError
+    from agnes_teach.survey import parse_deal_ranges
+
+    for option, value in (("--fresh-layouts", args.fresh_layouts), ("--fresh-deals", args.fresh_deals)):
+        try:
+            if value:
+                parse_deal_ranges(value)
+        except InputError as exc:
+            parser.error(str(exc).replace("--deals:", f"{option}:", 1))
     dump: list[dict[str, object]] = []
     if args.library:  # with --playouts 0 the sizes alone: read off the files, no playouts
         rows = library_rows(args.library, args.playouts, args.seed)

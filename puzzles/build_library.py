@@ -52,10 +52,12 @@ def main() -> None:
     args = parser.parse_args()
     if (args.deals is None) == (args.layouts is None):
         parser.error("give --deals or --layouts (one of them)")
+    option = "--deals" if args.deals is not None else "--layouts"
     try:
         deals = parse_deal_ranges(args.deals or args.layouts)
+        profile = get_profile(args.profile)
     except InputError as exc:
-        parser.error(str(exc))
+        parser.error(str(exc).replace("--deals:", f"{option}:", 1))
     if args.count < 1:
         parser.error("--count must be 1 or more")
     default = HERE / "small" / args.theme if args.profile == "bernauer" else HERE / args.profile.split("-")[0]
@@ -107,7 +109,7 @@ def main() -> None:
 
     tasks = tuple(forms[len(mine) % len(forms):] + forms[:len(mine) % len(forms)])
     search = Search(args.theme, need, tasks=tasks, wanted=wanted, on_found=write)
-    find(search, deals, get_profile(args.profile), avoid=taken, composed=args.layouts is not None,
+    find(search, deals, profile, avoid=taken, composed=args.layouts is not None,
          max_seconds=args.max_seconds,
          progress=lambda n, points, found: print(f"  number {n}: {points} starting points, {found} found",
                                                  file=sys.stderr, flush=True))
