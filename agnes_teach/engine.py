@@ -40,6 +40,8 @@ __all__ = [
     "Refusal",
     "apply_move",
     "apply_unchecked",
+    "finishes_home",
+    "home_run",
     "builds_on",
     "is_legal",
     "is_run",
@@ -221,3 +223,38 @@ def judge(pos: Position, text: MoveText) -> Refusal | None:
     except IllegalMoveError as exc:
         return exc.refusal
     return refusal(pos, move)
+
+
+# ------------------------------------------------------ the rest goes home
+
+
+def home_run(pos: Position) -> tuple[Position, tuple[Move, ...]]:
+    """Play moves to the foundations, any that is legal, until none is left.
+
+    This is "the rest goes home by itself" of a worksheet's answer and of the
+    classroom's verdict. A foundation move only ever frees cards, so the order
+    chosen does not change where this ends: a line "wins as the sheet counts
+    it" exactly when ``home_run`` of its end position is won.
+
+    >>> from agnes_teach.deal import deal
+    >>> start = deal(1)
+    >>> end, moves = home_run(start)
+    >>> end.is_won(), all(m.dest.is_foundation for m in moves)
+    (False, True)
+    """
+    played: list[Move] = []
+    progress = True
+    while progress and not pos.is_won():
+        progress = False
+        for move in legal_moves(pos):
+            if move.dest.is_foundation:
+                pos = apply_unchecked(pos, move)
+                played.append(move)
+                progress = True
+                break
+    return pos, tuple(played)
+
+
+def finishes_home(pos: Position) -> bool:
+    """Whether foundation moves alone, from here, bring every card home."""
+    return home_run(pos)[0].is_won()
