@@ -78,6 +78,7 @@
       button.addEventListener("click", function () { applyLanguage(code); });
       nav.appendChild(button);
     });
+    if (library && library.lang !== lang) { library = null; loadLibrary(); }
     var select = $("[data-class-lang]"), chosen = select.value || lang;
     select.textContent = "";
     T.languages.forEach(function (code) {
@@ -200,19 +201,39 @@
     $("[data-all-classes]").setAttribute("href", link());
     var c = currentClass();
     $("[data-class-title]").textContent = c ? c.name : "";
-    $("[data-class-code]").textContent = c ? say("join_code_big", {code: c.code}) : "";
+    $("[data-class-code]").textContent = c ? c.code : "";
   }
 
   // ---- assignments ---------------------------------------------------------------------------
 
+  // The library with its rule titles in the dashboard's language.
   function loadLibrary() {
     if (library) { renderLibrary(); return; }
-    api("GET", "/api/library").then(function (answer) {
+    if (!token || !classId) { return; }
+    var asked = lang;
+    api("GET", "/api/library?lang=" + encodeURIComponent(asked)).then(function (answer) {
       if (tokenRefused(answer)) { return; }
       if (answer.status !== 200) { $("[data-assignment-message]").textContent = problem(answer); return; }
       library = answer.data;
+      library.lang = asked;
       renderLibrary();
+      renderReport();
     });
+  }
+
+  // A rule's title as the library names it (its themes), else its id.
+  function ruleTitle(rule) {
+    var themes = library ? library.themes : [];
+    for (var i = 0; i < themes.length; i++) { if (themes[i].theme === rule && themes[i].title) { return themes[i].title; } }
+    return rule;
+  }
+
+  function ruleCell(rule) {
+    var node = el("td", {});
+    var title = ruleTitle(rule);
+    if (title !== rule) { node.appendChild(document.createTextNode(title + " ")); }
+    node.appendChild(el("code", {}, rule));
+    return node;
   }
 
   function renderLibrary() {
@@ -330,6 +351,15 @@
     return node;
   }
 
+  // A rating with its deviation, marked while it is provisional (the server says when).
+  function ratingCell(item) {
+    if (typeof item.rating !== "number") { return el("td", {"class": "number"}, "\u2014"); }
+    var node = el("td", {"class": "number"}, Math.round(item.rating).toLocaleString(lang) + " \u00b1 " +
+                  Math.round(item.deviation).toLocaleString(lang));
+    if (item.provisional) { node.appendChild(el("span", {"class": "tag"}, say("provisional"))); }
+    return node;
+  }
+
   function refusedOf(pupil) {
     var by = pupil.by_rule || {};
     return Object.keys(by).reduce(function (sum, rule) { return sum + (by[rule].refused || 0); }, 0);
@@ -337,22 +367,24 @@
 
   function renderReport() {
     var pupilsBox = $("[data-pupils]"), byRuleBox = $("[data-by-rule]"), puzzlesBox = $("[data-puzzle-report]");
-    var weakest = $("[data-weakest]");
+    var weakest = $("[data-weakest]"), weak = $("[data-weak]");
     $("[data-updated]").textContent = updated ? say("auto_refresh", {time: updated.toLocaleTimeString(lang)}) : "";
-    [pupilsBox, byRuleBox, puzzlesBox, weakest].forEach(function (node) { node.textContent = ""; });
+    [pupilsBox, byRuleBox, puzzlesBox, weakest, weak].forEach(function (node) { node.textContent = ""; });
     if (!report) { return; }
     var pupils = report.pupils || [];
     if (!pupils.length) {
       pupilsBox.appendChild(el("p", {}, say("no_pupils")));
     } else {
-      pupilsBox.appendChild(table(["pupil", "attempts", "solved_col", "first_try", "refused_col"], pupils.map(function (p) {
+      pupilsBox.appendChild(table(["pupil", "attempts", "solved_col", "first_try", "refused_col", "pupil_rating"],
+                                  pupils.map(function (p) {
         var row = el("tr", {"data-pupil": p.pupil});
         row.appendChild(el("th", {"scope": "row", "class": "pupil-name"}, p.name));
         cell(row, p.attempts);
         cell(row, p.solved);
-        cell(row, p.first_try);
+        cell(row, p.first_try_solved);
         var refused = refusedOf(p);
         cell(row, refused, refused ? "refused-some" : "");
+        row.appendChild(ratingCell(p));
         return row;
       })));
     }
@@ -364,10 +396,10 @@
         var r = by[rule];
         var row = el("tr", {"data-pupil": p.pupil, "data-rule": rule});
         row.appendChild(el("th", {"scope": "row", "class": "pupil-name"}, p.name));
-        row.appendChild(el("td", {})).appendChild(el("code", {}, rule));
+        row.appendChild(ruleCell(rule));
         cell(row, r.attempts);
         cell(row, r.solved);
-        cell(row, r.first_try);
+        cell(row, r.first_try_solved);
         cell(row, r.refused, r.refused ? "refused-some" : "");
         rows.push(row);
       });
@@ -393,7 +425,15 @@
     }).slice(0, WEAKEST_SHOWN);
     if (!ranked.length) { weakest.appendChild(el("li", {}, say("weakest_none"))); }
     ranked.forEach(function (t) {
-      weakest.appendChild(el("li", {"data-rule": t.rule}, say("weakest_item", {rule: t.rule, refused: t.refused, pupils: t.pupils})));
+      weakest.appendChild(el("li", {"data-rule": t.rule}, say("weakest_item", {title: ruleTitle(t.rule), rule: t.rule,
+                                                                             refused: t.refused, pupils: t.pupils})));
+    });
+    // The server's weak rules: a pupil's first tries on a rule's puzzles below the pupil's rating.
+    var weakRules = report.weak_rules || [];
+    if (!weakRules.length) { weak.appendChild(el("li", {}, say("weak_none"))); }
+    weakRules.forEach(function (w) {
+      weak.appendChild(el("li", {"data-rule": w.rule}, say("weak_item", {title: w.title || ruleTitle(w.rule), rule: w.rule,
+                                                                        pupils: w.pupils})));
     });
     var puzzles = report.puzzles || [];
     if (!puzzles.length) { puzzlesBox.appendChild(el("p", {}, say("no_attempts"))); return; }
@@ -402,10 +442,7 @@
       row.appendChild(el("th", {"scope": "row"})).appendChild(el("code", {}, p.id));
       cell(row, p.attempts);
       cell(row, p.solved);
-      var rating = el("td", {"class": "number"},
-                      Math.round(p.rating).toLocaleString(lang) + " \u00b1 " + Math.round(p.deviation).toLocaleString(lang));
-      if (p.provisional) { rating.appendChild(el("span", {"class": "tag"}, say("provisional"))); }
-      row.appendChild(rating);
+      row.appendChild(ratingCell(p));
       return row;
     })));
   }

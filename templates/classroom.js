@@ -362,7 +362,9 @@
       tableau: (position.tableau || []).map(pileCards),
       reserve: (position.reserve || []).map(pileCards),
       stock: pileCards(position.stock),
-      exposed: pileCards(position.exposed).map(function (c) { return [c]; })  // one pile per cell
+      // One pile per cell: [KH] (the card names its cell) or the per-cell form [KH, []].
+      exposed: (Array.isArray(position.exposed) ? position.exposed
+                : String(position.exposed || "").split(/\s+/).filter(Boolean)).map(pileCards)
     };
   }
 
@@ -588,12 +590,7 @@
       .then(function (answer) {
         setOnline(true);
         if (answer.status === 200 && answer.data) {
-          var data = answer.data;
-          if (data.refused) {
-            // The server counts moves from 1, as `check --json` does; the page from 0.
-            data.refused = Object.assign({}, data.refused, {index: data.refused.index - 1});
-          }
-          return data;
+          return answer.data;  // refused.index counts the moves sent from 0
         }
         if (answer.status === 401 || answer.status === 403) { forget(say("session_lost")); return null; }
         renderBoard();
@@ -633,7 +630,7 @@
     var key = verdict.result === "solved" ? "verdict_solved" : verdict.result === "illegal" ? "verdict_illegal" : "verdict_failed";
     var refused = verdict.refused || {};
     out.appendChild(el("span", {"class": "verdict", "data-server-verdict": verdict.result || ""},
-                       " " + say(key, {n: refused.index, rule: refused.rule})));
+                       " " + say(key, {n: refused.index + 1, rule: refused.rule})));
   }
 
   // No answer from the server: the move goes on the board unjudged, to be checked later.
