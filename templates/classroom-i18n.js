@@ -83,6 +83,7 @@
       back_online_refused: "The connection is back. One of the moves you played offline is not allowed: {move}.",
       session_lost: "This device is no longer in the class (the teacher's server does not know it). Join again with the code.",
       server_error: "The class server answered with an error ({status}). Try again in a moment.",
+      slow_down: "The class server asks for a pause: wait a few seconds, then play the move again.",
       // The teacher's dashboard
       language: "Language",
       token_heading: "Sign in",
@@ -227,6 +228,7 @@
       back_online_refused: "Связь вернулась. Один из ходов, сыгранных без связи, не разрешён: {move}.",
       session_lost: "Это устройство больше не числится в классе (сервер учителя его не знает). Войдите снова по коду.",
       server_error: "Сервер класса ответил ошибкой ({status}). Попробуйте чуть позже.",
+      slow_down: "Сервер класса просит паузу: подождите несколько секунд и сыграйте ход снова.",
       language: "Язык",
       token_heading: "Вход",
       token_label: "Токен учителя",
@@ -370,6 +372,7 @@
       back_online_refused: "La conexión ha vuelto. Una de las jugadas hechas sin conexión no está permitida: {move}.",
       session_lost: "Este dispositivo ya no está en la clase (el servidor de tu docente no lo conoce). Vuelve a entrar con el código.",
       server_error: "El servidor de la clase respondió con un error ({status}). Inténtalo de nuevo en un momento.",
+      slow_down: "El servidor de la clase pide una pausa: espera unos segundos y vuelve a jugar la jugada.",
       language: "Idioma",
       token_heading: "Acceso",
       token_label: "Token del docente",

@@ -596,6 +596,8 @@
         renderBoard();
         if (answer.status === 422) {
           tell("", say("not_a_move", {text: line[line.length - 1]}));
+        } else if (answer.status === 429) {
+          tell("", say("slow_down"));
         } else {
           tell("", say("server_error", {status: answer.status}));
         }

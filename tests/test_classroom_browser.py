@@ -95,12 +95,14 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
     assert made.returncode == 0, made.stderr
     token = json.loads(made.stdout)["teacher_token"]
     port = _free_port()
+    log = db.with_name("serve.log").open("w")  # the server's stderr: a pipe left unread could fill up
     process = subprocess.Popen([sys.executable, "-m", "agnes_teach", "classroom", "serve", "--db", str(db),
-                                "--port", str(port)], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+                                "--port", str(port)], stdout=subprocess.PIPE, stderr=log, text=True)
     try:
         assert process.stdout is not None
         line = process.stdout.readline()
-        assert line.strip() == f"serving http://127.0.0.1:{port}/", (line, process.stderr and process.stderr.read())
+        started = f"serving http://127.0.0.1:{port}/"
+        assert line.strip() == started, (line, db.with_name("serve.log").read_text())
         yield Server(f"http://127.0.0.1:{port}", token, process)
     finally:
         process.send_signal(signal.SIGTERM)
@@ -108,6 +110,7 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
             process.wait(timeout=10)
         except subprocess.TimeoutExpired:
             process.kill()
+        log.close()
 
 
 @pytest.fixture(scope="module")
@@ -128,6 +131,7 @@ class Watched:
 
     def __init__(self, browser: Any, server: Server, viewport: dict[str, int]) -> None:
         self.context = browser.new_context(viewport=viewport, accept_downloads=True)
+        self.context.set_default_timeout(10_000)  # a page that hangs fails in seconds, not half a minute
         self.page = self.context.new_page()
         self.errors: list[str] = []
         self.dialogs: list[str] = []
@@ -218,6 +222,19 @@ def test_the_pages_are_served_with_their_scripts_and_styles_and_nothing_inline(s
             assert answer.status == 200 and answer.read()
 
 
+def test_every_language_has_every_sentence(server: Server, browser: Any) -> None:
+    watched = Watched(browser, server, PHONE)
+    watched.page.goto(server.url + "/")
+    watched.page.wait_for_selector('html[data-classroom="ready"]')
+    keys = watched.page.evaluate("""() => Object.fromEntries(ClassroomText.languages.map(
+        code => [code, Object.keys(ClassroomText.table[code]).sort()]))""")
+    assert keys["ru"] == keys["en"] and keys["es"] == keys["en"]
+    watched.shot("pupil-join-390")
+    watched.fits()
+    watched.clean()
+    watched.close()
+
+
 def test_a_pupil_plays_wrong_then_right_and_the_teacher_sees_it(server: Server, browser: Any) -> None:
     teacher = Watched(browser, server, DESKTOP)
     page = _dashboard(teacher, server)
@@ -273,6 +290,9 @@ def test_a_pupil_plays_wrong_then_right_and_the_teacher_sees_it(server: Server, 
     assert "solved" in feedback.inner_text()
     pupil.shot("pupil-solved-390")
     pupil.fits()
+    play.set_viewport_size(DESKTOP)
+    pupil.shot("pupil-solved-1280")
+    pupil.fits()
 
     # The teacher's report (refreshed by the button; it refreshes itself too).
     page.click("[data-refresh]")
@@ -286,6 +306,9 @@ def test_a_pupil_plays_wrong_then_right_and_the_teacher_sees_it(server: Server, 
     puzzle_row = page.locator(f'[data-puzzle-report] tr[data-puzzle="{PUZZLE}"]')
     assert "\u00b1" in puzzle_row.inner_text()
     teacher.shot("teacher-report-1280")
+    teacher.fits()
+    page.set_viewport_size(PHONE)
+    teacher.shot("teacher-report-390")
     teacher.fits()
     report = server.report(class_id)
     ada = _pupil_row(report, "Ada")
@@ -364,6 +387,14 @@ def test_hostile_names_are_shown_as_text(server: Server, browser: Any) -> None:
     assert page.locator("img, script:not([src])").count() == 0
     teacher.shot("teacher-hostile-390")
     teacher.fits()
+    # The dashboard's language switch: every word of the page, and the rule titles of the library.
+    page.click('[data-languages] button[data-lang="es"]')
+    assert page.evaluate("document.documentElement.lang") == "es"
+    expect(page.locator("[data-refresh]")).to_have_text("Actualizar ahora")
+    _status, library = server.call("GET", "/api/library?lang=es")
+    first = library["themes"][0]
+    shown = f"{first['title']} ({first['count']} problemas)"
+    expect(page.locator("[data-theme-select] option").first).to_have_text(shown)
     # The CSV comes through the header-authorised fetch, saved from a Blob: no token in any address.
     with page.expect_download() as waiting:
         page.click("[data-download]")
