@@ -436,6 +436,7 @@
     $("[data-progress]").textContent = say("progress", {n: homeCount(b)});
     $("[data-undo]").disabled = current.line.length === 0;
     $("[data-submit]").disabled = current.finished;
+    $("[data-next]").hidden = !current.finished || !nextPuzzle();
   }
 
   function pileBox(name, pile, fanned) {
@@ -462,7 +463,7 @@
   // ---- playing -------------------------------------------------------------------------------
 
   function openPuzzle(assignment, puzzle, index) {
-    current = {assignment: assignment.id, puzzle: puzzle, line: [], board: board(puzzle.position),
+    current = {assignment: assignment.id, puzzle: puzzle, index: index, line: [], board: board(puzzle.position),
                selected: null, unchecked: 0, finished: false, busy: false};
     $("[data-puzzle-title]").textContent = assignment.title + " \u2014 " + say("puzzle_n", {n: index + 1});
     $("[data-task]").textContent = taskText(puzzle.task);
@@ -470,6 +471,17 @@
     tell("", "");
     renderBoard();
     $("[data-board-box]").scrollIntoView({block: "nearest"});
+  }
+
+  // The puzzle after the current one in its assignment, if any.
+  function nextPuzzle() {
+    for (var i = 0; i < assignments.length; i++) {
+      var a = assignments[i];
+      if (a.id === current.assignment && current.index + 1 < a.puzzles.length) {
+        return {assignment: a, puzzle: a.puzzles[current.index + 1], index: current.index + 1};
+      }
+    }
+    return null;
   }
 
   function taskText(task) {
@@ -795,6 +807,10 @@
     $("[data-undo]").addEventListener("click", undo);
     $("[data-restart]").addEventListener("click", restart);
     $("[data-submit]").addEventListener("click", submit);
+    $("[data-next]").addEventListener("click", function () {
+      var next = current && nextPuzzle();
+      if (next) { openPuzzle(next.assignment, next.puzzle, next.index); }
+    });
     window.addEventListener("online", function () { flush(); recheck(); });
     window.addEventListener("offline", function () { setOnline(false); });
     // The online event is not the only way back (a server restarted, a Wi-Fi that never

@@ -42,6 +42,7 @@ SHOTS = Path(os.environ.get("CLASSROOM_SHOTS", "")) if os.environ.get("CLASSROOM
 # A small library puzzle (base 7, seven cards left): A♠ onto the empty column t1 is refused by
 # tableau.empty (an empty column takes a 6 here); AS>f 2S>f 6H>t1 5S>t1 leaves only home moves.
 PUZZLE = "foundation-wrap-l123-38-c7"
+SECOND = "tableau-empty-l10001-8-c10"  # the walk's assignment has two puzzles: "Next puzzle" leads on
 WRONG = ("AS", "t1", "tableau.empty")
 RIGHT = ["AS>f", "2S>f", "6H>t1", "5S>t1"]
 HOSTILE = ['<img src=x onerror=alert(1)>', '"><script>alert(2)</script>', "=cmd|' /C calc'!A0"]
@@ -254,7 +255,7 @@ def test_a_pupil_plays_wrong_then_right_and_the_teacher_sees_it(server: Server, 
     page.fill("#assignment-title", "Wrap around")
     page.check("#kind-choice")
     page.wait_for_selector(f'[data-puzzle-select] option[value="{PUZZLE}"]', state="attached")
-    page.select_option("[data-puzzle-select]", [PUZZLE])
+    page.select_option("[data-puzzle-select]", [PUZZLE, SECOND])
     page.click("[data-assignment-form] button[type=submit]")
     page.wait_for_selector("[data-assignment-list] table")
     assert PUZZLE in page.locator("[data-assignment-list]").inner_text()
@@ -293,6 +294,9 @@ def test_a_pupil_plays_wrong_then_right_and_the_teacher_sees_it(server: Server, 
     play.set_viewport_size(DESKTOP)
     pupil.shot("pupil-solved-1280")
     pupil.fits()
+    play.click("[data-next]")
+    expect(play.locator("[data-puzzle-title]")).to_have_text("Wrap around \u2014 Puzzle 2")
+    expect(play.locator("[data-feedback]")).to_have_text("")
 
     # The teacher's report (refreshed by the button; it refreshes itself too).
     page.click("[data-refresh]")
