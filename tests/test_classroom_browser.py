@@ -334,6 +334,18 @@ def test_an_offline_line_is_sent_once_when_the_connection_returns(server: Server
     assert play.evaluate("document.documentElement.lang") == "es"  # the class's language
     play.click(f'.puzzle-button[data-puzzle="{PUZZLE}"]')
     play.wait_for_selector('[data-view="play"]:not([hidden]) [data-board] .card')
+    # A move refused by its rule, played while offline: unjudged at first, refused once the
+    # connection returns, and that try sent.
+    pupil.context.set_offline(True)
+    card, dest, rule = WRONG
+    _type(play, f"{card}>{dest}")
+    _feedback(play, "unchecked")
+    assert play.locator(f'[data-dest="{dest}"] [data-card="{card}"]').count() == 1
+    pupil.context.set_offline(False)
+    assert _feedback(play, "refused").get_attribute("data-rule") == rule
+    assert play.locator(f'[data-dest="{dest}"] [data-card="{card}"]').count() == 0  # back where it was
+    play.wait_for_selector("[data-pending][hidden]", state="attached")
+    # Now the right line, all of it offline, handed in offline.
     pupil.context.set_offline(True)
     for move in RIGHT:
         _type(play, move)
@@ -347,7 +359,7 @@ def test_an_offline_line_is_sent_once_when_the_connection_returns(server: Server
     assert play.locator("[data-pending]").is_visible()
     queued = play.evaluate("JSON.parse(localStorage.getItem('agnes-classroom:queue'))")
     assert len(queued) == 1 and queued[0]["moves"] == RIGHT and queued[0]["client_id"]
-    assert _pupil_row(server.report(made["id"]), "Bea")["attempts"] == 0
+    assert _pupil_row(server.report(made["id"]), "Bea")["attempts"] == 1  # the refused try only
     pupil.context.set_offline(False)
     play.wait_for_selector('[data-server-verdict="solved"]')
     play.wait_for_selector("[data-pending][hidden]", state="attached")
@@ -355,7 +367,7 @@ def test_an_offline_line_is_sent_once_when_the_connection_returns(server: Server
     # A retry round later (the page retries on a timer too) the line is still counted once.
     time.sleep(5.5)
     bea = _pupil_row(server.report(made["id"]), "Bea")
-    assert (bea["attempts"], bea["solved"]) == (1, 1)
+    assert (bea["attempts"], bea["solved"], bea["by_rule"][rule]["refused"]) == (2, 1, 1)
     pupil.clean()
     pupil.close()
 
@@ -382,6 +394,8 @@ def test_hostile_names_are_shown_as_text(server: Server, browser: Any) -> None:
     page = _dashboard(teacher, server)
     page.wait_for_selector(f'[data-class-row="{made["id"]}"]')
     assert page.locator(f'[data-class-row="{made["id"]}"] th').inner_text() == HOSTILE[0]
+    teacher.shot("teacher-classes-390")
+    teacher.fits()
     page = _dashboard(teacher, server, made["id"])
     page.wait_for_selector("[data-pupils] table")
     shown = page.locator("[data-pupils] .pupil-name").all_inner_texts()
