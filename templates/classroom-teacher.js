@@ -163,7 +163,8 @@
     var body = el("tbody", {});
     classes.forEach(function (c) {
       var row = el("tr", {"data-class-row": c.id});
-      row.appendChild(el("th", {"scope": "row"}, c.name));
+      // The name opens the class too: on a phone the last column may lie beyond the screen.
+      row.appendChild(el("th", {"scope": "row"})).appendChild(el("a", {"href": link({"class": c.id})}, c.name));
       row.appendChild(el("td", {}, c.code)).classList.add("code");
       row.appendChild(el("td", {}, T.table[c.lang] ? T.table[c.lang].lang_name : c.lang));
       row.appendChild(el("td", {"class": "number"}, c.pupils));
