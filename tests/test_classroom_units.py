@@ -1,0 +1,182 @@
+"""The classroom's parts without a server: Glicko-2, the verdict, the report's words, the CSV, the limits."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from agnes_teach.classroom import glicko, tokens
+from agnes_teach.classroom.db import AttemptRow, Store, create
+from agnes_teach.classroom.judge import LineError, Outcome, judge_line
+from agnes_teach.classroom.library import load_library
+from agnes_teach.classroom.ratings import band
+from agnes_teach.classroom.report import (
+    SEED_RATING,
+    WEAK_MIN_ATTEMPTS,
+    class_report,
+    csv_cell,
+    replay_ratings,
+)
+from agnes_teach.classroom.throttle import Windows
+from agnes_teach.engine import apply_unchecked, finishes_home, resolve
+from agnes_teach.errors import InputError
+from agnes_teach.moves import parse_move_text
+from agnes_teach.registry import Difficulty, RuleId
+
+# ------------------------------------------------------------------ Glicko-2
+
+
+def test_glickmans_worked_example() -> None:
+    """Glickman, "Example of the Glicko-2 system": 1500/200/0.06 against three opponents."""
+    player = glicko.Rating(1500, 200, 0.06)
+    games = [(glicko.Rating(1400, 30), 1.0), (glicko.Rating(1550, 100), 0.0), (glicko.Rating(1700, 300), 0.0)]
+    after = glicko.rate(player, games)
+    assert after.rating == pytest.approx(1464.06, abs=0.05)
+    assert after.deviation == pytest.approx(151.52, abs=0.01)
+    assert after.volatility == pytest.approx(0.05999, abs=0.00001)
+
+
+def test_a_rating_period_without_games_only_widens_the_deviation() -> None:
+    after = glicko.rate(glicko.Rating(1500, 200, 0.06), [])
+    assert after.rating == 1500 and after.deviation == pytest.approx(200.27, abs=0.01)
+
+
+def test_a_game_moves_both_sides_and_settles_after_enough_games() -> None:
+    pupil, puzzle = glicko.play(glicko.Rating(), glicko.Rating(1500), solved=True)
+    assert pupil.rating > 1500 > puzzle.rating
+    assert pupil.provisional and puzzle.provisional
+    rating = glicko.Rating()
+    for n in range(60):
+        rating = glicko.rate(rating, [(glicko.Rating(1500, 60), float(n % 2))])
+    assert not rating.provisional and rating.deviation < glicko.PROVISIONAL_DEVIATION
+
+
+def test_ratings_come_from_first_attempts_only() -> None:
+    library = load_library()
+    puzzle = next(iter(library.by_id))
+    attempts = [AttemptRow(1, "p1", "a", puzzle, Outcome.FAILED, None, "t"),
+                AttemptRow(2, "p1", "a", puzzle, Outcome.SOLVED, None, "t"),
+                AttemptRow(3, "p2", "a", puzzle, Outcome.SOLVED, None, "t")]
+    ratings = replay_ratings(attempts, library)
+    assert ratings.first == {("p1", puzzle): (False, pytest.approx(ratings.first[("p1", puzzle)][1])),
+                             ("p2", puzzle): (True, pytest.approx(ratings.first[("p2", puzzle)][1]))}
+    seed = SEED_RATING[library.by_id[puzzle].difficulty or Difficulty.MEDIUM]
+    assert ratings.first[("p1", puzzle)][1] == seed  # the puzzle's printed difficulty is its start
+    assert ratings.pupils["p1"].rating < 1500 < ratings.pupils["p2"].rating
+
+
+def test_the_rating_bands() -> None:
+    easy, medium, hard = Difficulty.EASY, Difficulty.MEDIUM, Difficulty.HARD
+    ratings = (1200, 1399.9, 1400, 1599.9, 1600, 1900)
+    assert [band(r) for r in ratings] == [easy, easy, medium, medium, hard, hard]
+    assert all(band(seed) == difficulty for difficulty, seed in SEED_RATING.items())
+
+
+# ------------------------------------------------------------------ the verdict
+
+
+def _library_line(theme: RuleId) -> tuple[object, list[str]]:
+    sc = next(s for s in load_library().small if s.themes and s.themes[0] == theme and s.solution)
+    assert sc.solution is not None
+    return sc, [m.text for m in sc.solution]
+
+
+def test_solved_means_only_home_moves_are_left() -> None:
+    sc, line = _library_line(RuleId.TABLEAU_EMPTY)
+    start = sc.position  # type: ignore[attr-defined]
+    pos = start
+    cut = None
+    for n, text in enumerate(line):
+        if finishes_home(pos) and cut is None:
+            cut = n
+        pos = apply_unchecked(pos, resolve(pos, parse_move_text(text)))
+    assert cut is not None and cut < len(line)
+    assert judge_line(start, line[:cut], "en").outcome == Outcome.SOLVED
+    assert judge_line(start, line, "en").outcome == Outcome.SOLVED
+    short = judge_line(start, line[:cut - 1], "en")
+    assert short.outcome in (Outcome.OPEN, Outcome.FAILED) and short.attempt_result == Outcome.FAILED
+
+
+def test_a_refused_move_names_its_rule_and_index_and_stops_the_line() -> None:
+    sc, line = _library_line(RuleId.TABLEAU_EMPTY)
+    start = sc.position  # type: ignore[attr-defined]
+    judged = judge_line(start, [line[0], "deal", line[1]], "es")
+    assert judged.outcome == Outcome.ILLEGAL and judged.refused is not None
+    refused = judged.refused
+    assert (refused.index, refused.move, refused.rule) == (1, "deal", RuleId.STOCK_NO_REDEAL)
+    assert judged.refused.message and judged.position == judge_line(start, line[:1], "es").position
+
+
+def test_text_that_is_not_a_move_is_a_body_error() -> None:
+    sc, _ = _library_line(RuleId.TABLEAU_EMPTY)
+    with pytest.raises(LineError, match=r"moves\[0\]"):
+        judge_line(sc.position, ["6H to f"], "en")  # type: ignore[attr-defined]
+
+
+# ------------------------------------------------------------------ the CSV, tokens, limits
+
+
+@pytest.mark.parametrize("text", ["=1+1", "+A1", "-2", "@SUM(A1)", "\tx", "\rx"])
+def test_csv_cells_that_look_like_formulas_are_neutralised(text: str) -> None:
+    assert csv_cell(text) == "'" + text
+    assert csv_cell("Ann") == "Ann" and csv_cell(3) == 3
+
+
+def test_tokens_are_long_random_and_stored_hashed(tmp_path: Path) -> None:
+    token = tokens.new_token()
+    assert len(token) >= 43 and token != tokens.new_token()
+    db = tmp_path / "class.db"
+    create(db, token)
+    assert token.encode() not in db.read_bytes()
+    store = Store(db)
+    assert store.teacher_hash() == tokens.token_hash(token)
+    room = store.create_class("x", "en")
+    pupil_token = tokens.new_token()
+    store.add_pupil(room.id, "p", pupil_token)
+    store.close()
+    assert pupil_token.encode() not in b"".join(p.read_bytes() for p in tmp_path.iterdir())
+    assert set(room.code) <= set(tokens.CODE_ALPHABET) and len(room.code) == tokens.CODE_LENGTH
+
+
+def test_a_damaged_file_is_refused(tmp_path: Path) -> None:
+    db = tmp_path / "class.db"
+    create(db, tokens.new_token())
+    data = bytearray(db.read_bytes())
+    data[4096:8192] = b"\xff" * 4096  # a page of the file overwritten
+    db.write_bytes(bytes(data))
+    with pytest.raises(InputError, match="damaged|not a classroom database"):
+        Store(db)
+
+
+def test_windows_limit_and_forget(monkeypatch: pytest.MonkeyPatch) -> None:
+    clock = [100.0]
+    monkeypatch.setattr("agnes_teach.classroom.throttle.time.monotonic", lambda: clock[0])
+    windows = Windows(3, window=60)
+    assert [windows.hit("a") for _ in range(4)] == [True, True, True, False]
+    assert windows.hit("b")
+    clock[0] += 61
+    assert windows.hit("a") and not windows.over("a")
+
+
+def test_weak_rules_follow_the_lichess_rule(tmp_path: Path) -> None:
+    """A rule is weak for a pupil with enough first attempts there and a performance below their rating."""
+    db = tmp_path / "class.db"
+    create(db, tokens.new_token())
+    store = Store(db)
+    library = load_library()
+    room = store.create_class("weak", "en")
+    on = {theme: [s.id for s in library.small if s.themes[:1] == [theme]]
+          for theme in (RuleId.TABLEAU_EMPTY, RuleId.FOUNDATION_WRAP)}
+    assignment = store.create_assignment(room.id, "mix",
+                                         on[RuleId.TABLEAU_EMPTY] + on[RuleId.FOUNDATION_WRAP])
+    pupil = store.add_pupil(room.id, "Pat", tokens.new_token())
+    for theme, result in ((RuleId.TABLEAU_EMPTY, Outcome.FAILED), (RuleId.FOUNDATION_WRAP, Outcome.SOLVED)):
+        for puzzle in on[theme][:WEAK_MIN_ATTEMPTS + 2]:
+            store.add_attempt(pupil.id, assignment.id, puzzle, [], {"result": result, "refused": None}, None)
+    report = class_report(store, library, room.id)
+    store.close()
+    (row,) = report["pupils"]
+    assert row["weak_rules"] == [RuleId.TABLEAU_EMPTY]
+    assert [w["rule"] for w in report["weak_rules"]] == [RuleId.TABLEAU_EMPTY]
+    assert report["weak_rules"][0]["pupils"] == 1 and report["weak_rules"][0]["solved"] == 0
