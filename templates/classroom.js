@@ -52,7 +52,7 @@
     Array.prototype.forEach.call(document.querySelectorAll("[data-text]"), function (node) {
       node.textContent = say(node.getAttribute("data-text"));
     });
-    $("[data-board-box]").setAttribute("aria-label", say("page_title"));
+    $("[data-board-box]").setAttribute("aria-label", say("board_label"));
   }
 
   // ---- the server ----------------------------------------------------------------------------
@@ -212,7 +212,7 @@
   function start() {
     api("GET", "/api/me").then(function (answer) {
       if (answer.status === 401 || answer.status === 403) { forget(say("session_lost")); return; }
-      if (answer.status !== 200 || !answer.data) { homeMessage(say("server_error", {status: answer.status})); return; }
+      if (answer.status !== 200 || !answer.data) { joinView(say("server_error", {status: answer.status})); return; }
       me = answer.data;
       applyLanguage(me["class"] && me["class"].lang);
       setOnline(true);

@@ -424,3 +424,47 @@ def test_hostile_names_are_shown_as_text(server: Server, browser: Any) -> None:
     assert formulas == [], formulas  # no cell a spreadsheet would run as a formula
     teacher.clean()
     teacher.close()
+
+
+def _axe(page: Any) -> list[tuple[str, str, int, str]]:
+    from importlib import resources
+
+    # axe-core as the guide's accessibility test takes it (vendored in axe-playwright-python; a
+    # missing package fails here).  Injected inline, which the page's CSP would refuse: the context
+    # that runs it bypasses CSP, and only that one.
+    if not page.evaluate("typeof axe !== 'undefined'"):
+        page.add_script_tag(content=resources.files("axe_playwright_python").joinpath("axe.min.js")
+                            .read_text("utf-8"))
+    found = page.evaluate("async () => (await axe.run(document, {resultTypes: ['violations']})).violations"
+                          ".map(v => [v.id, v.impact, v.nodes.length, v.nodes[0].target.join(' ')])")
+    return [tuple(v) for v in found]
+
+
+def test_axe_finds_nothing_on_the_pages(server: Server, browser: Any) -> None:
+    status, made = server.call("POST", "/api/classes", {"name": "Axe class", "lang": "en"})
+    assert status == 201, made
+    server.call("POST", f"/api/classes/{made['id']}/assignments", {"title": "Look", "puzzles": [PUZZLE]})
+    found: list[tuple[object, ...]] = []
+    for viewport in (PHONE, DESKTOP):
+        context = browser.new_context(viewport=viewport, bypass_csp=True)
+        context.set_default_timeout(10_000)
+        page = context.new_page()
+        page.goto(server.url + "/")
+        page.wait_for_selector('html[data-classroom="ready"]')
+        found += [(viewport["width"], "join", *v) for v in _axe(page)]
+        page.fill("#join-code", made["code"])
+        page.fill("#join-name", f"Axe {viewport['width']}")
+        page.click("[data-join-form] button[type=submit]")
+        page.wait_for_selector('[data-view="home"]:not([hidden]) .puzzle-button')
+        found += [(viewport["width"], "assignments", *v) for v in _axe(page)]
+        page.click(f'.puzzle-button[data-puzzle="{PUZZLE}"]')
+        card, dest, _rule = WRONG
+        page.locator(f'[data-board] [data-card="{card}"]').click()
+        page.locator(f'[data-board] [data-dest="{dest}"] button').first.click()
+        _feedback(page, "refused")
+        found += [(viewport["width"], "a refused move", *v) for v in _axe(page)]
+        page.goto(f"{server.url}/teacher#token={server.token}&class={made['id']}")
+        page.wait_for_selector("[data-pupils] table")
+        found += [(viewport["width"], "dashboard", *v) for v in _axe(page)]
+        context.close()
+    assert found == []
