@@ -317,7 +317,7 @@ def _error(status: int, message: str) -> JSONResponse:
 def endpoint(room: Classroom, who: Who, work: Callable[[Call], Answer],
              body: bool) -> Callable[[Request], Awaitable[Response]]:
     async def handle(request: Request) -> Response:
-        client = request.client.host if request.client else "unknown"
+        client = request.client.host if request.client else "?"
         try:
             pupil = await anyio.to_thread.run_sync(authenticate, room, request, client, who)
             data = await read_json(request) if body else {}

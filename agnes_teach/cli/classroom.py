@@ -15,7 +15,7 @@ import typer
 
 from ..errors import InputError, Problem
 from .errors import input_errors
-from .options import JsonOption
+from .options import JsonOption, ParentsOption, check_out
 
 if TYPE_CHECKING:
     from ..classroom.db import Store
@@ -180,6 +180,7 @@ def ratings_command(
     db: DbOption,
     out: Annotated[Path, typer.Option("--out", metavar="DIR", help="Folder to write the refreshed scenario "
                                       "files into.")],
+    parents: ParentsOption = False,
     as_json: JsonOption = False,
 ) -> None:
     """Write the library's puzzles whose rating is settled, their difficulty set from the rating.
@@ -197,6 +198,7 @@ def ratings_command(
     from ..classroom.ratings import refreshed_file, refreshes
     from ..generator.output import write_puzzles
 
+    check_out(out, parents)
     store = _open(db)
     try:
         found = refreshes(store, load_library())
