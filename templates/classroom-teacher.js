@@ -11,6 +11,7 @@
   var LANG_KEY = "agnes-classroom:teacher-lang";
   var REFRESH_MS = 5000;
   var WEAKEST_SHOWN = 5;
+  var TIMEOUT_MS = 15000;  // an unanswered request counts as "the server cannot be reached"
 
   var lang = localStorage.getItem(LANG_KEY) || T.guess();
   var token = null, classId = null;
@@ -36,18 +37,21 @@
 
   function api(method, path, body) {
     var headers = {"Accept": "application/json", "Authorization": "Bearer " + token};
-    var init = {method: method, headers: headers, cache: "no-store"};
+    var controller = new AbortController();
+    var timer = setTimeout(function () { controller.abort(); }, TIMEOUT_MS);
+    var init = {method: method, headers: headers, cache: "no-store", signal: controller.signal};
     if (body !== undefined) {
       headers["Content-Type"] = "application/json";
       init.body = JSON.stringify(body);
     }
     return fetch(path, init).then(function (response) {
       return response.text().then(function (text) {
+        clearTimeout(timer);
         var data = null;
         try { data = text ? JSON.parse(text) : null; } catch (ignored) { data = null; }
         return {status: response.status, data: data};
       });
-    }, function () { return {status: 0, data: null}; });
+    }).catch(function () { clearTimeout(timer); return {status: 0, data: null}; });
   }
 
   function problem(answer) {

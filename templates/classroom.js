@@ -18,6 +18,9 @@
   var CACHE_KEY = "agnes-classroom:cache";
   var RETRY_MS = 5000;
   var POLL_MS = 15000;
+  // A request unanswered this long counts as no connection: a dropped Wi-Fi can leave one hanging
+  // for minutes, and the pupil must be able to play on meanwhile.
+  var TIMEOUT_MS = 8000;
   var SUITS = ["S", "H", "D", "C"];
   var SUIT_SIGN = {S: "\u2660", H: "\u2665", D: "\u2666", C: "\u2663"};
   var SIGN_SUIT = {"\u2660": "S", "\u2665": "H", "\u2666": "D", "\u2663": "C"};
@@ -32,6 +35,7 @@
   var attempts = [];        // as /api/me/attempts answers
   var current = null;       // the puzzle being played
   var flushing = false;
+  var answerWaiters = {};   // client id -> what to do with the server's verdict on that line
   var pollTimer = null;
 
   function $(selector) { return document.querySelector(selector); }
@@ -62,18 +66,21 @@
     var headers = {"Accept": "application/json"};
     var auth = withToken === undefined ? token : withToken;
     if (auth) { headers.Authorization = "Bearer " + auth; }
-    var init = {method: method, headers: headers, cache: "no-store"};
+    var controller = new AbortController();
+    var timer = setTimeout(function () { controller.abort(); }, TIMEOUT_MS);
+    var init = {method: method, headers: headers, cache: "no-store", signal: controller.signal};
     if (body !== undefined) {
       headers["Content-Type"] = "application/json";
       init.body = JSON.stringify(body);
     }
     return fetch(path, init).then(function (response) {
       return response.text().then(function (text) {
+        clearTimeout(timer);
         var data = null;
         try { data = text ? JSON.parse(text) : null; } catch (ignored) { data = null; }
         return {status: response.status, data: data};
       });
-    }, function () { throw {network: true}; });
+    }).catch(function () { clearTimeout(timer); throw {network: true}; });
   }
 
   function serverMessage(data) {
@@ -107,8 +114,6 @@
     flush();
     return item;
   }
-
-  var answerWaiters = {};
 
   function dropFromQueue(clientId) {
     writeQueue(readQueue().filter(function (item) { return item.client_id !== clientId; }));
