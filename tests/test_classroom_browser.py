@@ -17,8 +17,8 @@ import csv
 import io
 import json
 import os
+import re
 import signal
-import socket
 import subprocess
 import sys
 import time
@@ -78,12 +78,6 @@ class Server:
         return report  # type: ignore[no-any-return]
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
 def _cli(*args: str) -> subprocess.CompletedProcess[str]:
     return subprocess.run([sys.executable, "-m", "agnes_teach", *args], capture_output=True, text=True,
                           timeout=60, check=False)
@@ -95,16 +89,16 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
     made = _cli("classroom", "init", "--db", str(db), "--json")
     assert made.returncode == 0, made.stderr
     token = json.loads(made.stdout)["teacher_token"]
-    port = _free_port()
     log = db.with_name("serve.log").open("w")  # the server's stderr: a pipe left unread could fill up
+    # Port 0: the server takes a free port and its one line says which.
     process = subprocess.Popen([sys.executable, "-m", "agnes_teach", "classroom", "serve", "--db", str(db),
-                                "--port", str(port)], stdout=subprocess.PIPE, stderr=log, text=True)
+                                "--port", "0"], stdout=subprocess.PIPE, stderr=log, text=True)
     try:
         assert process.stdout is not None
-        line = process.stdout.readline()
-        started = f"serving http://127.0.0.1:{port}/"
-        assert line.strip() == started, (line, db.with_name("serve.log").read_text())
-        yield Server(f"http://127.0.0.1:{port}", token, process)
+        line = process.stdout.readline().strip()
+        started = re.fullmatch(r"serving (http://127\.0\.0\.1:[0-9]+)/", line)
+        assert started, (line, db.with_name("serve.log").read_text())
+        yield Server(started.group(1), token, process)
     finally:
         process.send_signal(signal.SIGTERM)
         try:
