@@ -52,7 +52,7 @@ MAX_COUNT = 50  # puzzles an assignment by theme asks for
 MAX_PUZZLES = 100  # puzzles an assignment lists
 MAX_LINE = 1000  # moves in one attempt (limits.MAX_MOVES: the longest solution any file may hold)
 
-# The pages engineer's files, the only names /static/ serves (from the installed templates).
+# The pages' own files, the only names /static/ serves (from the installed templates).
 PAGES = {"/": "classroom-pupil.html", "/teacher": "classroom-teacher.html"}
 STATIC = {"classroom.js": "text/javascript", "classroom-teacher.js": "text/javascript",
           "classroom-i18n.js": "text/javascript", "classroom.css": "text/css"}
