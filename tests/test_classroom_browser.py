@@ -253,6 +253,14 @@ def test_a_pupil_plays_wrong_then_right_and_the_teacher_sees_it(server: Server, 
     page.click("[data-assignment-form] button[type=submit]")
     page.wait_for_selector("[data-assignment-list] table")
     assert PUZZLE in page.locator("[data-assignment-list]").inner_text()
+    # And one by theme: two puzzles on the empty-column rule, as the worksheet would choose them.
+    page.fill("#assignment-title", "Empty columns")
+    page.check("#kind-theme")
+    page.select_option("[data-theme-select]", "tableau.empty")
+    page.fill("#assignment-count", "2")
+    page.click("[data-assignment-form] button[type=submit]")
+    expect(page.locator("[data-assignment-list] tbody tr")).to_have_count(2)
+    expect(page.locator("[data-assignment-message]")).to_have_text("Assignment added. Puzzles in it: 2.")
 
     pupil = Watched(browser, server, PHONE)
     play = _join(pupil, server, code, "Ada")
