@@ -417,3 +417,13 @@ def test_library_lists_themes_with_titles(room: tuple[Server, str]) -> None:
     assert set(load_library().by_id) == ids
     listed = server.client(teacher).get("/api/classes").data
     assert all({"id", "name", "code", "lang", "pupils"} <= set(c) for c in listed)
+
+
+def test_a_port_in_use_or_a_foreign_host_is_a_message(room: tuple[Server, str]) -> None:
+    server, _ = room
+    host, port = server.address
+    busy = cli("classroom", "serve", "--db", str(server.db), "--port", str(port), check=False)
+    assert busy.returncode == 2 and f"cannot listen on 127.0.0.1:{port}" in busy.stderr
+    nowhere = cli("classroom", "serve", "--db", str(server.db), "--host", "no-such-host.invalid", check=False)
+    assert nowhere.returncode == 2 and "--host" in nowhere.stderr
+    assert server.client().get("/static/classroom.css").status == 200  # the first server is unharmed

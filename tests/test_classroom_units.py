@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
+from _classroom_util import cli
 
 from agnes_teach.classroom import glicko, tokens
 from agnes_teach.classroom.db import AttemptRow, Store, create
@@ -23,6 +25,7 @@ from agnes_teach.engine import apply_unchecked, finishes_home, resolve
 from agnes_teach.errors import InputError
 from agnes_teach.moves import parse_move_text
 from agnes_teach.registry import Difficulty, RuleId
+from agnes_teach.scenario import load_scenario
 
 # ------------------------------------------------------------------ Glicko-2
 
@@ -180,3 +183,35 @@ def test_weak_rules_follow_the_lichess_rule(tmp_path: Path) -> None:
     assert row["weak_rules"] == [RuleId.TABLEAU_EMPTY]
     assert [w["rule"] for w in report["weak_rules"]] == [RuleId.TABLEAU_EMPTY]
     assert report["weak_rules"][0]["pupils"] == 1 and report["weak_rules"][0]["solved"] == 0
+
+
+def test_ratings_writes_the_settled_puzzles_with_their_rated_difficulty(tmp_path: Path) -> None:
+    db = tmp_path / "class.db"
+    create(db, tokens.new_token())
+    store = Store(db)
+    library = load_library()
+    easy = next(s for s in library.small if s.difficulty == Difficulty.EASY)
+    others = [s.id for s in library.small if s is not easy][:11]
+    room = store.create_class("many", "en")
+    assignment = store.create_assignment(room.id, "twelve", [easy.id, *others])
+    # Thirty pupils play twelve puzzles, half of the others solved, the "easy" one by one pupil in five:
+    # its rating climbs and settles (a rating settles once both sides have played enough; a puzzle
+    # every pupil fails tells too little about its rating to settle it).
+    for n in range(30):
+        pupil = store.add_pupil(room.id, f"p{n}", tokens.new_token())
+        for k, puzzle in enumerate([*others, easy.id]):
+            solved = n % 5 == 0 if puzzle == easy.id else (n + k) % 2 == 1
+            result = Outcome.SOLVED if solved else Outcome.FAILED
+            store.add_attempt(pupil.id, assignment.id, puzzle, [], {"result": result, "refused": None}, None)
+    store.close()
+    out = tmp_path / "rated"
+    missing = cli("classroom", "ratings", "--db", str(db), "--out", str(tmp_path / "no" / "dir"),
+                  check=False)
+    assert missing.returncode == 2 and "--parents" in missing.stderr
+    ran = cli("classroom", "ratings", "--db", str(db), "--out", str(out), "--json")
+    rated = next(r for r in json.loads(ran.stdout)["puzzles"] if r["puzzle"] == easy.id)
+    assert rated["puzzle"] == easy.id and rated["printed"] == Difficulty.EASY and rated["deviation"] < 110
+    assert rated["rated"] == Difficulty.HARD and rated["rating"] >= 1600
+    again = load_scenario(out / Path(easy.file).name)
+    assert again.id == easy.id and again.difficulty == Difficulty.HARD
+    assert again.position == easy.position and again.solution == easy.solution
