@@ -188,6 +188,8 @@ def test_404_for_unknown_ids_and_routes(room: tuple[Server, str]) -> None:
                  "/static/evil.js"):
         reply = t.get(path)
         assert reply.status == 404 and reply.data["error"], path
+    wrong_method = t.request("DELETE", "/api/classes")
+    assert wrong_method.status == 405 and wrong_method.data["error"]
     class_id, code, assignment = setup_class(server, teacher, name="ids")
     unknown_puzzle = t.post(f"/api/classes/{class_id}/assignments", {"title": "x", "puzzles": ["no-such"]})
     assert unknown_puzzle.status == 404 and "puzzles[0]" in unknown_puzzle.data["error"]
