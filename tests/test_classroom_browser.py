@@ -415,6 +415,8 @@ def test_hostile_names_are_shown_as_text(server: Server, browser: Any) -> None:
     first = library["themes"][0]
     shown = f"{first['title']} ({first['count']} problemas)"
     expect(page.locator("[data-theme-select] option").first).to_have_text(shown)
+    teacher.shot("teacher-es-390")
+    teacher.fits()
     # The CSV comes through the header-authorised fetch, saved from a Blob: no token in any address.
     with page.expect_download() as waiting:
         page.click("[data-download]")
