@@ -147,3 +147,43 @@ def test_kill_9_under_load_loses_no_answered_attempt(tmp_path: Path) -> None:
     finally:
         code_, err = again.stop()
     assert code_ == 0, err
+
+
+def test_sigterm_under_load_stops_cleanly_and_keeps_every_answered_attempt(tmp_path: Path) -> None:
+    db = tmp_path / "class.db"
+    teacher = init_db(db)
+    server = Server.start(db)
+    class_id, code, assignment = setup_class(server, teacher, name="term", count=3)
+    pupils = [Pupil(join(server, code, f"Pupil {i:02d}")) for i in range(PUPILS)]
+    puzzle = assignment["puzzles"][0]
+    line = _lines(puzzle)[0]
+    stopping = threading.Event()
+
+    def play(index: int, pupil: Pupil) -> None:
+        n = 0
+        while not stopping.is_set() or n < 2:
+            body = {"assignment": assignment["id"], "puzzle": puzzle, "moves": line,
+                    "client_id": f"{index}-{n}"}
+            try:
+                reply = pupil.client.post("/api/attempts", body)
+            except OSError:
+                return
+            if reply.status != 201:
+                return
+            pupil.answered.append((body["client_id"], reply.body))
+            n += 1
+
+    runner = threading.Thread(target=_in_threads, args=(pupils, play))
+    runner.start()
+    while sum(len(p.answered) for p in pupils) < 60:
+        time.sleep(0.05)
+    code_, err = server.stop(signal.SIGTERM)
+    stopping.set()
+    runner.join(timeout=120)
+    assert code_ == 0 and "Traceback" not in err, err
+    answered = sum(len(p.answered) for p in pupils)
+    again = Server.start(db)
+    try:
+        assert again.client(teacher).get(f"/api/classes/{class_id}/report").data["attempts"] >= answered
+    finally:
+        again.stop()

@@ -62,6 +62,7 @@ class Library:
         return {"id": sc.id, "title": sc.title.get(lang) or sc.title.get("en") or sc.id,
                 "theme": sc.themes[0] if sc.themes else None,
                 "task": instruction(sc.task, lang, sc.position),
+                "stock_shown": sc.stock_shown,  # else the page shows the stock face down
                 "position": sc.position.to_data()}
 
 
