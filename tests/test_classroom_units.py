@@ -215,3 +215,21 @@ def test_ratings_writes_the_settled_puzzles_with_their_rated_difficulty(tmp_path
     again = load_scenario(out / Path(easy.file).name)
     assert again.id == easy.id and again.difficulty == Difficulty.HARD
     assert again.position == easy.position and again.solution == easy.solution
+
+
+def test_a_pupil_without_attempts_has_one_csv_row_and_the_text_report_reads(tmp_path: Path) -> None:
+    from agnes_teach.classroom.report import CSV_COLUMNS, report_csv
+    from agnes_teach.cli.classroom import report_text
+
+    db = tmp_path / "class.db"
+    create(db, tokens.new_token())
+    store = Store(db)
+    room = store.create_class("Класс 5Б", "ru")
+    store.add_pupil(room.id, "Аня", tokens.new_token())
+    report = class_report(store, load_library(), room.id)
+    store.close()
+    lines = report_csv(report).splitlines()
+    assert lines[0] == ",".join(CSV_COLUMNS)
+    assert lines[1].split(",")[1:5] == ["Аня", "", "", "0"]
+    text = report_text(report)
+    assert "Класс 5Б" in text and "Аня: 0 of 0 solved" in text
