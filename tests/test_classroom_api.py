@@ -20,6 +20,7 @@ import pytest
 from _classroom_util import Server, cli, init_db, join, setup_class
 
 from agnes_teach.classroom.library import load_library
+from agnes_teach.classroom.throttle import FAILURES_PER_MINUTE
 from agnes_teach.engine import apply_unchecked, resolve
 from agnes_teach.moves import Move
 from agnes_teach.registry import RuleId
@@ -278,8 +279,9 @@ def _throttled_guesser(server: Server, teacher: str) -> None:
     _, code, _ = setup_class(server, teacher, name="throttled")
     kim = join(server, code, "Kim")
     guesser = server.client()
-    statuses = [guesser.post("/api/join", {"code": "AAAAAA", "name": "x"}).status for _ in range(25)]
-    assert statuses[:20] == [404] * 20 and set(statuses[20:]) == {429}
+    limit = FAILURES_PER_MINUTE
+    statuses = [guesser.post("/api/join", {"code": "AAAAAA", "name": "x"}).status for _ in range(limit + 5)]
+    assert statuses[:limit] == [404] * limit and set(statuses[limit:]) == {429}
     assert guesser.post("/api/join", {"code": code, "name": "Lee"}).status == 429  # even the right code
     assert guesser.get("/api/me", token="guess").status == 429
     assert kim.get("/api/me").status == 200  # a known token is never locked out by a classmate's typos
