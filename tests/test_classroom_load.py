@@ -75,8 +75,22 @@ def test_thirty_pupils_at_once_and_every_answered_attempt_is_in_the_report(tmp_p
                 assert reply.status == 201, reply.body
                 pupil.answered.append((body["client_id"], reply.body))
 
+        # The teacher's dashboard asks for the report all along: each one is whole (one snapshot).
+        reports: list[int] = []
+        done = threading.Event()
+
+        def watch() -> None:
+            teacher_client = server.client(teacher)
+            while not done.is_set():
+                reports.append(teacher_client.get(f"/api/classes/{class_id}/report").status)
+
+        watcher = threading.Thread(target=watch)
+        watcher.start()
         _in_threads(pupils, play)
+        done.set()
+        watcher.join(timeout=60)
         assert [p.error for p in pupils if p.error] == []
+        assert reports and set(reports) == {200}
         report = server.client(teacher).get(f"/api/classes/{class_id}/report").data
         assert report["attempts"] == PUPILS * ATTEMPTS_EACH
         by_name = {p["name"]: p for p in report["pupils"]}

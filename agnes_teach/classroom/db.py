@@ -213,7 +213,7 @@ class Store:
         self.path = path
         if not path.is_file():
             raise InputError(Problem("no such database file", str(path)))
-        self.lock = threading.Lock()
+        self.lock = threading.RLock()  # re-entered by the queries inside snapshot()
         try:
             self.conn = _connect(path, "rw")
             self._check()
@@ -249,6 +249,17 @@ class Store:
                 self.conn.execute("ROLLBACK")
                 raise
             self.conn.execute("COMMIT")
+
+    @contextlib.contextmanager
+    def snapshot(self) -> Iterator[None]:
+        """Reads that see one state of the file: no write of this process or another lands between
+        them (a report reads the attempts twice: for the ratings and for the class)."""
+        with self.lock:
+            self.conn.execute("BEGIN")
+            try:
+                yield
+            finally:
+                self.conn.execute("COMMIT")
 
     def query(self, sql: str, args: Sequence[Any] = ()) -> list[tuple[Any, ...]]:
         with self.lock:

@@ -30,7 +30,7 @@ from typing import Any
 
 from ..registry import Difficulty
 from . import glicko
-from .db import AttemptRow, Store
+from .db import AssignmentRow, AttemptRow, Store
 from .judge import Outcome
 from .library import Library, difficulty_of, rule_title
 
@@ -123,18 +123,20 @@ def _round(x: float) -> float:
 
 def class_report(store: Store, library: Library, class_id: str) -> dict[str, Any]:
     """The report of one class (the contract's shape, with the extras docs/classroom.md lists)."""
-    row = store.class_row(class_id)
-    if row is None:
-        raise KeyError(class_id)
-    ratings = replay_ratings(store.all_attempts(), library)
-    attempts = store.attempts_of_class(class_id)
+    with store.snapshot():
+        row = store.class_row(class_id)
+        if row is None:
+            raise KeyError(class_id)
+        all_attempts, attempts = store.all_attempts(), store.attempts_of_class(class_id)
+        pupil_rows, assignments = store.pupils(class_id), store.assignments(class_id)
+    ratings = replay_ratings(all_attempts, library)
     by_pupil: dict[str, list[AttemptRow]] = defaultdict(list)
     for attempt in attempts:
         by_pupil[attempt.pupil_id].append(attempt)
     pupils = []
     weak_pupils: dict[str, int] = defaultdict(int)
     class_rules: dict[str, RuleCount] = defaultdict(RuleCount)
-    for pupil in store.pupils(class_id):
+    for pupil in pupil_rows:
         mine = by_pupil.get(pupil.id, [])
         counts = _rule_counts(mine, ratings, library)
         rating = ratings.pupil(pupil.id)
@@ -160,15 +162,15 @@ def class_report(store: Store, library: Library, class_id: str) -> dict[str, Any
                    **class_rules[rule].to_json()}
                   for rule, n in sorted(weak_pupils.items(), key=lambda item: (-item[1], item[0]))]
     return {"class": row.id, "name": row.name, "lang": row.lang, "attempts": len(attempts),
-            "pupils": pupils, "puzzles": _puzzles(store, library, ratings, class_id, row.lang, attempts),
+            "pupils": pupils, "puzzles": _puzzles(assignments, library, ratings, row.lang, attempts),
             "weak_rules": weak_rules}
 
 
-def _puzzles(store: Store, library: Library, ratings: Ratings, class_id: str, lang: str,
+def _puzzles(assignments: list[AssignmentRow], library: Library, ratings: Ratings, lang: str,
              attempts: list[AttemptRow]) -> list[dict[str, Any]]:
     """The class's assigned puzzles in the order first assigned, with the class's counts and the rating."""
     order: dict[str, None] = {}
-    for assignment in store.assignments(class_id):
+    for assignment in assignments:
         order.update(dict.fromkeys(assignment.puzzles))
     out = []
     for puzzle in order:
