@@ -233,3 +233,17 @@ def test_a_pupil_without_attempts_has_one_csv_row_and_the_text_report_reads(tmp_
     assert lines[1].split(",")[1:5] == ["Аня", "", "", "0"]
     text = report_text(report)
     assert "Класс 5Б" in text and "Аня: 0 of 0 solved" in text
+
+
+def test_a_class_takes_at_most_the_pupils_asked(tmp_path: Path) -> None:
+    from agnes_teach.classroom.app import MAX_PUPILS
+
+    db = tmp_path / "class.db"
+    create(db, tokens.new_token())
+    store = Store(db)
+    room = store.create_class("full", "en")
+    added = [store.add_pupil(room.id, f"p{n}", tokens.new_token(), most=MAX_PUPILS)
+             for n in range(MAX_PUPILS)]
+    assert all(added) and store.add_pupil(room.id, "one more", tokens.new_token(), most=MAX_PUPILS) is None
+    assert len(store.pupils(room.id)) == MAX_PUPILS
+    store.close()

@@ -227,10 +227,10 @@ def join(call: Call) -> Answer:
         raise ApiError(404, "code: no class has this code")
     if not room.throttle.joins.hit(call.client):
         raise ApiError(429, "too many pupils joined from this address; wait a minute")
-    if len(room.store.pupils(row.id)) >= MAX_PUPILS:
-        raise ApiError(409, f"the class is full ({MAX_PUPILS} pupils)")
     token = tokens.new_token()
-    pupil = room.store.add_pupil(row.id, name, token)
+    pupil = room.store.add_pupil(row.id, name, token, most=MAX_PUPILS)
+    if pupil is None:
+        raise ApiError(409, f"the class is full ({MAX_PUPILS} pupils)")
     return 201, {"pupil": pupil.id, "token": token}
 
 

@@ -303,9 +303,13 @@ class Store:
 
     # ------------------------------------------------------------- pupils
 
-    def add_pupil(self, class_id: str, name: str, token: str) -> PupilRow:
+    def add_pupil(self, class_id: str, name: str, token: str, most: int | None = None) -> PupilRow | None:
+        """The new pupil; None when the class has `most` pupils already (counted in the same transaction)."""
         row = PupilRow(tokens.new_id("p"), class_id, name)
         with self.transaction() as conn:
+            if most is not None and conn.execute("SELECT count(*) FROM pupils WHERE class_id = ?",
+                                                 (class_id,)).fetchone()[0] >= most:
+                return None
             conn.execute("INSERT INTO pupils VALUES (?, ?, ?, ?, ?)",
                          (row.id, class_id, name, tokens.token_hash(token), now()))
         return row
