@@ -316,6 +316,7 @@ def test_pages_and_static_files_carry_a_strict_policy(room: tuple[Server, str]) 
         reply = c.get(path)
         assert reply.headers["content-type"].startswith("application/json")
         assert "default-src 'self'" in reply.headers["content-security-policy"]
+        assert reply.headers["cache-control"] == "no-store"
         assert "Traceback" not in reply.text
 
 

@@ -64,6 +64,7 @@ SECURITY_HEADERS = [
     (b"referrer-policy", b"no-referrer"),
     (b"x-frame-options", b"DENY"),
 ]
+NO_STORE = [(b"cache-control", b"no-store")]
 
 
 class Who(Enum):
@@ -323,11 +324,10 @@ def endpoint(room: Classroom, who: Who, work: Callable[[Call], Answer],
             data = await read_json(request) if body else {}
             call = Call(room, client, dict(request.path_params), dict(request.query_params), data, pupil)
             status, content = await anyio.to_thread.run_sync(work, call)
+            answer = content if isinstance(content, Response) else JSONResponse(content, status_code=status)
         except ApiError as exc:
-            return _error(exc.status, exc.message)
-        if isinstance(content, Response):
-            return content
-        return JSONResponse(content, status_code=status)
+            answer = _error(exc.status, exc.message)
+        return answer
 
     return handle
 
@@ -353,9 +353,13 @@ def security_headers(app: ASGIApp) -> ASGIApp:
     """Every answer gets the strict headers: nothing loads from outside the server."""
 
     async def wrapped(scope: Scope, receive: Receive, send: Send) -> None:
+        # The API's answers hold tokens and pupils' names: no cache keeps them.
+        extra = [*SECURITY_HEADERS, *NO_STORE] if str(scope.get("path", "")).startswith("/api/") \
+            else SECURITY_HEADERS
+
         async def send_with_headers(message: Message) -> None:
             if message["type"] == "http.response.start":
-                message["headers"] = [*message.get("headers", []), *SECURITY_HEADERS]
+                message["headers"] = [*message.get("headers", []), *extra]
             await send(message)
 
         await app(scope, receive, send_with_headers)
