@@ -30,7 +30,7 @@ sys.path.insert(0, str(ROOT / "tests"))
 
 from _classroom_util import Reply, Server, init_db, join, setup_class  # noqa: E402
 
-from agnes_teach.classroom.library import load_library  # noqa: E402
+from agnes_teach.classroom.puzzle_library import load_library  # noqa: E402
 
 KINDS = ("static GET (baseline)", "replay", "attempt")
 

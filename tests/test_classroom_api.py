@@ -19,7 +19,7 @@ from pathlib import Path
 import pytest
 from _classroom_util import Server, cli, init_db, join, setup_class
 
-from agnes_teach.classroom.library import load_library
+from agnes_teach.classroom.puzzle_library import load_library
 from agnes_teach.classroom.throttle import FAILURES_PER_MINUTE
 from agnes_teach.engine import apply_unchecked, resolve
 from agnes_teach.moves import Move

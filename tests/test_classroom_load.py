@@ -15,7 +15,7 @@ from pathlib import Path
 
 from _classroom_util import Client, Server, init_db, join, setup_class
 
-from agnes_teach.classroom.library import load_library
+from agnes_teach.classroom.puzzle_library import load_library
 
 PUPILS = 30
 ATTEMPTS_EACH = 4

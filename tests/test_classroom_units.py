@@ -11,7 +11,7 @@ from _classroom_util import cli
 from agnes_teach.classroom import glicko, tokens
 from agnes_teach.classroom.db import AttemptRow, Store, create
 from agnes_teach.classroom.judge import LineError, Outcome, judge_line
-from agnes_teach.classroom.library import load_library
+from agnes_teach.classroom.puzzle_library import load_library
 from agnes_teach.classroom.ratings import band
 from agnes_teach.classroom.report import (
     SEED_RATING,

@@ -5,7 +5,7 @@ nothing below imports it. Its parts:
 
 * ``db``: the one SQLite file a teacher keeps (WAL, schema migrations, checks);
 * ``tokens``: random tokens and class codes, stored only as hashes;
-* ``library``: the puzzle library, by scenario id and by theme;
+* ``puzzle_library``: the puzzle library, by scenario id and by theme;
 * ``judge``: an attempt replayed on the engine (the server's verdict only);
 * ``glicko``: Glicko-2 ratings of pupils and puzzles from first attempts;
 * ``report``: the per-pupil, per-rule, per-puzzle report and its CSV;

@@ -41,7 +41,7 @@ from .body import (
 )
 from .db import AssignmentRow, ClassRow, PupilRow, Store
 from .judge import Line, LineError, judge_line, legal_texts
-from .library import Library, rule_title
+from .puzzle_library import Library, rule_title
 from .report import class_report, report_csv
 from .throttle import Throttle
 
@@ -76,7 +76,7 @@ class Who(Enum):
 @dataclass
 class Classroom:
     store: Store
-    library: Library
+    puzzles: Library  # the puzzle library, loaded once
     throttle: Throttle = field(default_factory=Throttle.default)
 
 
@@ -153,7 +153,7 @@ def list_classes(call: Call) -> Answer:
 
 
 def _assigned_puzzles(call: Call) -> list[str]:
-    data, library = call.data, call.room.library
+    data, library = call.data, call.room.puzzles
     if ("theme" in data) == ("puzzles" in data):
         raise unprocessable("body: give either theme and count, or puzzles")
     if "theme" in data:
@@ -191,12 +191,12 @@ def list_assignments(call: Call) -> Answer:
 
 
 def report(call: Call) -> Answer:
-    return 200, class_report(call.room.store, call.room.library, _class_of(call).id)
+    return 200, class_report(call.room.store, call.room.puzzles, _class_of(call).id)
 
 
 def report_as_csv(call: Call) -> Answer:
     row = _class_of(call)
-    text = report_csv(class_report(call.room.store, call.room.library, row.id))
+    text = report_csv(class_report(call.room.store, call.room.puzzles, row.id))
     # The byte-order mark makes spreadsheets read the file as UTF-8 (names in Cyrillic, accents).
     return 200, Response("\ufeff" + text, media_type="text/csv; charset=utf-8", headers={
         "content-disposition": f'attachment; filename="report-{row.id}.csv"'})
@@ -206,7 +206,7 @@ def library(call: Call) -> Answer:
     lang = call.query.get("lang", i18n.DEFAULT_LANG)
     if lang not in i18n.languages():
         raise unprocessable(f"lang: one of {', '.join(i18n.languages())} is expected")
-    lib = call.room.library
+    lib = call.room.puzzles
     return 200, {"themes": [{"theme": theme, "count": count, "title": rule_title(theme, lang)}
                             for theme, count in lib.themes().items()],
                  "puzzles": lib.listing()}
@@ -250,7 +250,7 @@ def me(call: Call) -> Answer:
 
 def my_assignments(call: Call) -> Answer:
     _, row = _me(call)
-    lib = call.room.library
+    lib = call.room.puzzles
     return 200, [{"id": a.id, "title": a.title,
                   "puzzles": [lib.puzzle_json(p, row.lang) for p in a.puzzles if p in lib.by_id]}
                  for a in call.room.store.assignments(row.id)]
@@ -274,10 +274,10 @@ def _play(call: Call, optional: tuple[str, ...]) -> tuple[AssignmentRow, Line]:
         raise ApiError(404, f"assignment: no assignment {assignment_id}")
     if assignment.class_id != pupil.class_id:
         raise ApiError(403, "assignment: it belongs to another class")
-    if puzzle not in assignment.puzzles or puzzle not in call.room.library.by_id:
+    if puzzle not in assignment.puzzles or puzzle not in call.room.puzzles.by_id:
         raise ApiError(404, f"puzzle: no puzzle {puzzle} in this assignment")
     try:
-        line = judge_line(call.room.library.by_id[puzzle].position, moves, row.lang)
+        line = judge_line(call.room.puzzles.by_id[puzzle].position, moves, row.lang)
     except LineError as exc:
         raise unprocessable(str(exc)) from None
     return assignment, line

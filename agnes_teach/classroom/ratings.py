@@ -17,7 +17,7 @@ from ..errors import InputError, Problem
 from ..registry import Difficulty
 from ..yamlio import dump_yaml, load_file
 from .db import Store
-from .library import Library, difficulty_of
+from .puzzle_library import Library, difficulty_of
 from .report import replay_ratings
 
 EASY_BELOW = 1400.0

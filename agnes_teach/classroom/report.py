@@ -32,7 +32,7 @@ from ..registry import Difficulty
 from . import glicko
 from .db import AssignmentRow, AttemptRow, Store
 from .judge import Outcome
-from .library import Library, difficulty_of, rule_title
+from .puzzle_library import Library, difficulty_of, rule_title
 
 WEAK_MIN_ATTEMPTS = 3  # first attempts on a rule before it can be called weak (lichess asks a few too)
 PERFORMANCE_SPAN = 500.0  # lichess: performance = mean puzzle rating - 500 + 1000 * share won

@@ -21,7 +21,7 @@ import uvicorn
 from ..errors import InputError, Problem
 from .app import Classroom, create_app
 from .db import Store
-from .library import load_library
+from .puzzle_library import load_library
 
 GRACE_SECONDS = 5
 

@@ -132,7 +132,7 @@ def report_command(
     Example:
       agnes-teach classroom report --db class.db --class c-0123456789ab --csv > class.csv
     """
-    from ..classroom.library import load_library
+    from ..classroom.puzzle_library import load_library
     from ..classroom.report import class_report, report_csv
 
     if as_json and as_csv:
@@ -194,7 +194,7 @@ def ratings_command(
     Example:
       agnes-teach classroom ratings --db class.db --out rated
     """
-    from ..classroom.library import load_library
+    from ..classroom.puzzle_library import load_library
     from ..classroom.ratings import refreshed_file, refreshes
     from ..generator.output import write_puzzles
 
