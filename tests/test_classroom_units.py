@@ -247,3 +247,19 @@ def test_a_class_takes_at_most_the_pupils_asked(tmp_path: Path) -> None:
     assert all(added) and store.add_pupil(room.id, "one more", tokens.new_token(), most=MAX_PUPILS) is None
     assert len(store.pupils(room.id)) == MAX_PUPILS
     store.close()
+
+
+def test_a_file_of_an_older_schema_is_migrated_when_opened(tmp_path: Path,
+                                                           monkeypatch: pytest.MonkeyPatch) -> None:
+    from agnes_teach.classroom import db as classroom_db
+
+    path = tmp_path / "class.db"
+    create(path, tokens.new_token())  # at today's version
+    later = (*classroom_db.MIGRATIONS, "ALTER TABLE classes ADD COLUMN archived INTEGER NOT NULL DEFAULT 0")
+    monkeypatch.setattr(classroom_db, "MIGRATIONS", later)
+    monkeypatch.setattr(classroom_db, "SCHEMA_VERSION", len(later))
+    store = Store(path)
+    versions = [row[0] for row in store.query("SELECT version FROM schema_version ORDER BY version")]
+    assert versions == list(range(1, len(later) + 1))
+    assert "archived" in {row[1] for row in store.query("PRAGMA table_info(classes)")}
+    store.close()
