@@ -38,7 +38,7 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("analysis", ("i18n", "solver", "graph", "fairness", "hint", "tagger", "checker", "practice", "survey")),
     ("making", ("generator",)),
     ("drawing", ("render", "templates")),
-    ("front", ("api", "cli", "__main__", "")),  # "" is the package's own __init__
+    ("front", ("api", "cli", "classroom", "__main__", "")),  # "" is the package's own __init__
 )
 # What analyses positions: none of it may import drawing (render/).
 ANALYSIS_LAYERS = ("base", "data", "rules", "analysis")

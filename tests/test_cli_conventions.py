@@ -28,7 +28,21 @@ from agnes_teach.profile import profile_ids
 REPO = Path(__file__).resolve().parent.parent
 runner = CliRunner()
 GROUP: Any = typer.main.get_command(app)
-COMMANDS = sorted(GROUP.commands)
+
+
+def _walk(group: Any, prefix: str = "") -> dict[str, Any]:
+    """Every command by its full name; a group's commands too ("classroom serve")."""
+    out: dict[str, Any] = {}
+    for name, command in group.commands.items():
+        if hasattr(command, "commands"):  # a group of its own (Typer's, not click's, class)
+            out.update(_walk(command, f"{prefix}{name} "))
+        else:
+            out[f"{prefix}{name}"] = command
+    return out
+
+
+BY_NAME = _walk(GROUP)
+COMMANDS = sorted(BY_NAME)
 
 # Options whose values form a closed set, and that set.
 CLOSED = {
@@ -39,17 +53,17 @@ CLOSED = {
     "--task": {"key-move", "trap", "win"},
     "--difficulty": {"easy", "medium", "hard"},
 }
-# Commands whose result is already JSON (or that produce none) need no --json.
-NO_JSON = {"schema"}
+# Commands whose result is already JSON (or that produce none: a server) need no --json.
+NO_JSON = {"schema", "classroom serve"}
 
 
 def _options(name: str) -> dict[str, Any]:
-    command = GROUP.commands[name]
+    command = BY_NAME[name]
     return {opt: p for p in command.params for opt in getattr(p, "opts", []) if opt.startswith("--")}
 
 
 def _completions(command_name: str, param: Any, incomplete: str = "") -> set[str]:
-    command = GROUP.commands[command_name]
+    command = BY_NAME[command_name]
     ctx = command.make_context(command_name, [], resilient_parsing=True)
     return {item.value for item in param.shell_complete(ctx, incomplete)}
 
@@ -61,7 +75,7 @@ def test_every_command_is_walked() -> None:
 
 @pytest.mark.parametrize("name", COMMANDS)
 def test_help_has_an_example_of_this_command(name: str) -> None:
-    result = runner.invoke(app, [name, "--help"])
+    result = runner.invoke(app, [*name.split(), "--help"])
     assert result.exit_code == 0
     lines = [line.strip() for line in result.stdout.splitlines()]
     assert any(line in ("Example:", "Examples:") for line in lines), f"{name} --help has no example"

@@ -129,7 +129,7 @@ def _quick_start_blocks(text: str) -> list[str]:
 def test_the_site_installs_as_the_quick_start_does() -> None:
     blocks = _quick_start_blocks(README)
     assert len(blocks) == 2  # .ci/run runs the second
-    assert re.findall(r"```sh\n(.*?)\n```", INDEX.split("\n## The three jobs")[0], re.S) == blocks
+    assert re.findall(r"```sh\n(.*?)\n```", INDEX.split("\n## The four jobs")[0], re.S) == blocks
 
 
 def test_the_readme_is_short() -> None:

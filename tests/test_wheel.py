@@ -141,6 +141,7 @@ EVERY_COMMAND = [
     (["survey", "--deals", "5-6", "--budget", "30", "--workers", "1", "--out", "{survey}"], 0),
     (["generate", "--theme", "tableau.empty", "--count", "1", "--deals", "4", "--out", "{generated}"], 0),
     (["schema"], 0),
+    (["classroom", "init", "--db", "{db}"], 0),
 ]
 
 
@@ -151,9 +152,39 @@ def test_every_command_runs_from_the_wheel(fresh: FreshInstall, args: list[str],
     dealt = _run([str(fresh.command), "deal", "1"], cwd=work)
     assert dealt.returncode == 0, dealt.stderr
     (work / "deal1.yaml").write_text(dealt.stdout, encoding="utf-8")
-    places = {"deal": "deal1.yaml", "survey": "survey.jsonl", "generated": "generated"}
+    places = {"deal": "deal1.yaml", "survey": "survey.jsonl", "generated": "generated", "db": "class.db"}
     ran = _run([str(fresh.command), *(a.format(**places) for a in args)], cwd=work)
     assert ran.returncode == code, (ran.stdout[-500:], ran.stderr[-500:])
     assert (ran.stdout + ran.stderr).strip(), "every command says what it did"
     if args[0] == "generate":
         assert list((work / "generated").glob("*.yaml")), "generate wrote its puzzle"
+
+
+def test_the_classroom_serves_its_pages_from_the_wheel(fresh: FreshInstall) -> None:
+    """The pupils' page, the dashboard and their scripts are package data: served from the wheel."""
+    import http.client
+    import signal
+
+    work = fresh.work / "classroom"
+    work.mkdir(exist_ok=True)
+    made = _run([str(fresh.command), "classroom", "init", "--db", "class.db"], cwd=work)
+    assert made.returncode == 0 and made.stdout.startswith("teacher token: "), made.stderr
+    env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "VIRTUAL_ENV")}
+    proc = subprocess.Popen([str(fresh.command), "classroom", "serve", "--db", "class.db", "--port", "0"],
+                            cwd=work, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        assert proc.stdout is not None
+        line = proc.stdout.readline()
+        assert line.startswith("serving http://127.0.0.1:"), proc.stderr.read() if proc.stderr else line
+        port = int(line.strip().rstrip("/").rsplit(":", 1)[1])
+        for path in ("/", "/teacher", "/static/classroom.js", "/static/classroom-teacher.js",
+                     "/static/classroom.css"):
+            conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+            conn.request("GET", path)
+            reply = conn.getresponse()
+            assert reply.status == 200 and reply.read(), path
+            conn.close()
+    finally:
+        proc.send_signal(signal.SIGTERM)
+        proc.communicate(timeout=30)
+    assert proc.returncode == 0

@@ -19,7 +19,7 @@ import typer
 
 from .. import __version__
 from ..outputs import Interrupted, remove_pending, stop_children, stop_gracefully
-from . import generate, hint, play, render, schema, solve
+from . import classroom, generate, hint, play, render, schema, solve
 
 app = typer.Typer(
     name="agnes-teach",
@@ -42,6 +42,7 @@ app.add_typer(hint.app)
 app.add_typer(generate.app)
 app.add_typer(render.app)  # sheet, guide, demo
 app.add_typer(schema.app)
+app.add_typer(classroom.app)  # classroom init, token, serve, report, ratings
 
 
 def _print_version(value: bool) -> None:

@@ -370,6 +370,15 @@ def _by_theme(loaded: list[Scenario], selection: Selection, where: str,
     return chosen
 
 
+def select_puzzles(loaded: list[Scenario], selection: Selection, where: str = "the puzzle library",
+                   note: Callable[[str], None] | None = None) -> list[Scenario]:
+    """The puzzles of `loaded` a sheet of `selection` prints, in its order, without drawing them: a
+    duplicate left out, then each theme easy to hard, spread over the ratings (``sheet --theme``'s choice,
+    which the classroom's assignments by theme take too). InputError for a theme with none."""
+    tell = note or (lambda _text: None)
+    return _by_theme(_unique(loaded, tell)[0], selection, where, tell)
+
+
 def _themes_there(loaded: list[Scenario]) -> str:
     """The themes the puzzles do have, so a message can suggest one."""
     themes = sorted({t for t in (_theme(s) for s in loaded) if t is not None})

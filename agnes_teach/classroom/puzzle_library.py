@@ -1,0 +1,92 @@
+"""The puzzle library as the classroom sees it: every installed scenario by its id.
+
+The library is read once when the server starts (a few dozen small files).
+Choosing by theme is the worksheet's choice (``render.sheet.select_puzzles``
+over the small puzzles), so ``--theme T --count N`` on paper and in class
+give the same puzzles.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import cache
+
+from .. import i18n
+from ..errors import InputError
+from ..registry import Difficulty, RuleId
+from ..render.sheet import (
+    LIBRARY_PUZZLES,
+    Selection,
+    difficulty_order,
+    instruction,
+    library_folder,
+    select_puzzles,
+)
+from ..scenario import Scenario, load_scenarios, scenario_files
+
+# The library's folders a puzzle id is looked up in: the small puzzles first (what themes draw from).
+LIBRARY_PARTS = (LIBRARY_PUZZLES, "demo", "sorel")
+
+
+@dataclass(frozen=True)
+class Library:
+    by_id: dict[str, Scenario]
+    small: tuple[Scenario, ...]  # what an assignment by theme draws from
+
+    def theme_of(self, puzzle: str) -> str | None:
+        sc = self.by_id.get(puzzle)
+        return sc.themes[0] if sc is not None and sc.themes else None
+
+    def themes(self) -> dict[str, int]:
+        """Each theme the small puzzles teach, with how many puzzles it has."""
+        counts: dict[str, int] = {}
+        for sc in self.small:
+            if sc.themes:
+                counts[sc.themes[0]] = counts.get(sc.themes[0], 0) + 1
+        return dict(sorted(counts.items()))
+
+    def choose(self, theme: RuleId, count: int) -> list[str]:
+        """`count` puzzles on `theme`, easy to hard, as ``sheet --theme`` picks them; InputError when
+        the library has none on it."""
+        chosen = select_puzzles(list(self.small), Selection(themes=(theme,), count=count))
+        return [sc.id for sc in chosen]
+
+    def listing(self) -> list[dict[str, str | None]]:
+        ordered = sorted(self.by_id.values(), key=lambda s: (s.themes[:1], difficulty_order(s), s.id))
+        return [{"id": sc.id, "theme": sc.themes[0] if sc.themes else None,
+                 "difficulty": sc.difficulty.value if sc.difficulty else None} for sc in ordered]
+
+    def puzzle_json(self, puzzle: str, lang: str) -> dict[str, object]:
+        """A puzzle as the pupil's page gets it: its task in the class's language and its position."""
+        sc = self.by_id[puzzle]
+        return {"id": sc.id, "title": sc.title.get(lang) or sc.title.get("en") or sc.id,
+                "theme": sc.themes[0] if sc.themes else None,
+                "task": instruction(sc.task, lang, sc.position),
+                "stock_shown": sc.stock_shown,  # else the page shows the stock face down
+                "position": sc.position.to_data()}
+
+
+def rule_title(rule: str, lang: str) -> str:
+    return i18n.text(lang, "rule-title", rule)
+
+
+@cache
+def load_library() -> Library:
+    by_id: dict[str, Scenario] = {}
+    small: list[Scenario] = []
+    for part in LIBRARY_PARTS:
+        folder = library_folder(part)
+        if not folder.is_dir():
+            continue
+        for sc in load_scenarios(scenario_files([str(folder)])):
+            if sc.id in by_id:
+                raise InputError(f"the puzzle library holds the id {sc.id} twice ({sc.file}, "
+                                 f"{by_id[sc.id].file})")
+            by_id[sc.id] = sc
+            if part == LIBRARY_PUZZLES:
+                small.append(sc)
+    return Library(by_id, tuple(small))
+
+
+def difficulty_of(sc: Scenario) -> Difficulty:
+    return sc.difficulty or Difficulty.MEDIUM
