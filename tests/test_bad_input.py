@@ -47,6 +47,7 @@ EXPECTED: dict[str, tuple[int | None, list[str]]] = {
     "unknown-rule-illegal.yaml": (29, ["unknown rule id 'tableau.no-such-rule'"]),
     "alias-bomb.yaml": (3, ["aliases"]),
     "python-tag.yaml": (2, ["not valid YAML", "python/object"]),
+    "tag-refuses-value.yaml": (35, ["not valid YAML", "'yes - 6H>f' cannot be read as !!bool"]),
     "bad-move-solution.yaml": (27, ["move 2: not a move: '3S>t99x'"]),
     "bad-move-expect.yaml": (28, ["move 2: not a move: '4H>>t3'"]),
     "empty.yaml": (None, ["the file is empty"]),
@@ -86,7 +87,7 @@ def test_the_corpus_is_complete() -> None:
 
 
 @pytest.mark.parametrize("name", sorted(EXPECTED))
-@pytest.mark.parametrize("command", ["moves", "check"])
+@pytest.mark.parametrize("command", ["moves", "check", "solve", "hint"])
 def test_bad_file(command: str, name: str) -> None:
     line, words = EXPECTED[name]
     path = str(CORPUS / name)
@@ -164,6 +165,7 @@ SCRIPT = Path(sys.executable).parent / "agnes-teach"
 @pytest.mark.skipif(not SCRIPT.exists(), reason="console script not installed next to this python")
 @pytest.mark.parametrize("args", [
     ["moves", str(CORPUS / "python-tag.yaml")],
+    ["solve", str(CORPUS / "tag-refuses-value.yaml")],
     ["check", str(CORPUS / "alias-bomb.yaml")],
     ["check", str(CORPUS / "binary.yaml")],
     ["check", str(CORPUS / "deeply-nested.yaml")],
