@@ -32,6 +32,8 @@ from .registry import RuleId
 
 DOMAIN = "agnes_teach"
 DEFAULT_LANG = "en"
+# The context suffix of a count message's own wording for exactly one (see ntext).
+ONE_SUFFIX = "@one"
 
 
 def languages() -> list[str]:
@@ -165,8 +167,14 @@ def _symbol(card: str, lang: str = DEFAULT_LANG) -> str:
 def ntext(lang: str, context: str, singular: str, plural: str, n: int, **params: object) -> str:
     """A translated message with a count: the language's plural forms pick the wording.
 
-    ``{n}`` is filled in with the count, and any other fields from `params`.
+    ``{n}`` is filled in with the count, and any other fields from `params`.  A plural form is
+    picked by the number's ending, so Russian says «21 карта» with the form of «1 карта»; where
+    the words for exactly one card differ (a pronoun, "in any order"), the catalogue holds that
+    sentence under the context ``<context>@one`` with the same msgid, and n == 1 takes it.
     """
+    if n == 1 and has(lang, context + ONE_SUFFIX, singular):
+        message = translations(lang).pgettext(context + ONE_SUFFIX, singular)
+        return fill(message, {"n": str(n)} | {k: str(v) for k, v in params.items()})
     message = translations(lang).npgettext(context, singular, plural, n)
     return fill(message, {"n": str(n)} | {k: str(v) for k, v in params.items()})
 
