@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import gettext
 import io
+import re
 import string
 from functools import cache
 from importlib import resources
@@ -65,6 +66,19 @@ def translations(lang: str) -> gettext.NullTranslations:
     return trans
 
 
+# Spanish names the jack and the queen with feminine nouns (la jota, la reina): an article the
+# catalogue writes before a card field ("el {card}") takes their gender once the card is known.
+_FEMININE_ES = re.compile(r"\b(El|el|del|al|Un|un)(\s+)(?=(?:J|Q)(?![A-Za-z])|(?:jota|reina)\b)")
+_FEMININE_ARTICLE = {"El": "La", "el": "la", "del": "de la", "al": "a la", "Un": "Una", "un": "una"}
+
+
+def agree(lang: str, message: str) -> str:
+    """`message` with its articles agreeing with the cards filled in (Spanish: «la J♠», «la reina»)."""
+    if lang != "es":
+        return message
+    return _FEMININE_ES.sub(lambda m: _FEMININE_ARTICLE[m.group(1)] + m.group(2), message)
+
+
 class _Missing(dict[str, str]):
     def __missing__(self, key: str) -> str:
         return "{" + key + "}"
@@ -78,7 +92,7 @@ def fill(text: str, params: dict[str, str]) -> str:
 def text(lang: str, context: str, msgid: str, **params: object) -> str:
     """A translated message by context and id, with ``{fields}`` filled in."""
     message = translations(lang).pgettext(context, msgid)
-    return fill(message, {k: str(v) for k, v in params.items()})
+    return agree(lang, fill(message, {k: str(v) for k, v in params.items()}))
 
 
 def has(lang: str, context: str, msgid: str) -> bool:
@@ -132,6 +146,17 @@ def move_words(move: Move, lang: str) -> str:
     return t(lang, "move", "{card} → exposed cell {number}", card=card, number=number)
 
 
+def move_notation(move: Move, lang: str) -> str:
+    """A move in notation as a text in `lang` quotes it: the card in the language's letters.
+
+    ``Т♣>f`` in Russian, ``A♣>f`` in English and Spanish: a sentence never shows ``A♣>f`` beside
+    ``Т♣``.  The command line and the API take these letters as typed (``cards.TYPED_RANKS``).
+    """
+    if move.card is None:
+        return str(move)
+    return f"{card_text(move.card, lang)}>{move.dest}"
+
+
 @cache
 def card_letters(lang: str) -> dict[str, str]:
     """The one table of a language's rank letters: notation rank (``A``..``K``) -> letter shown.
@@ -174,9 +199,9 @@ def ntext(lang: str, context: str, singular: str, plural: str, n: int, **params:
     """
     if n == 1 and has(lang, context + ONE_SUFFIX, singular):
         message = translations(lang).pgettext(context + ONE_SUFFIX, singular)
-        return fill(message, {"n": str(n)} | {k: str(v) for k, v in params.items()})
-    message = translations(lang).npgettext(context, singular, plural, n)
-    return fill(message, {"n": str(n)} | {k: str(v) for k, v in params.items()})
+    else:
+        message = translations(lang).npgettext(context, singular, plural, n)
+    return agree(lang, fill(message, {"n": str(n)} | {k: str(v) for k, v in params.items()}))
 
 
 @cache

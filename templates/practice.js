@@ -138,7 +138,8 @@
   };
 
   Puzzle.prototype.moveText = function (card, dest) {
-    return card < 0 ? "deal" : CARDS.symbols[card] + ">" + this.data.dests[dest];
+    // The language's letters (Т♣>f in Russian), as the sentence around it names the card.
+    return card < 0 ? "deal" : CARDS.shown[card] + ">" + this.data.dests[dest];
   };
 
   Puzzle.prototype.render = function () {
@@ -247,12 +248,12 @@
         var other = 1;
         while (other === own && other < this.data.columns) { other++; }
         this.refuse(this.refusalOf(card, other), this.moveText(card, other),
-                    fill(UI.not_free, {card: CARDS.symbols[card]}), this.facts(card, other));
+                    fill(UI.not_free, {card: CARDS.shown[card]}), this.facts(card, other));
         return;
       }
       this.selected = card;
       this.render();
-      this.say("", fill(UI.selected, {card: CARDS.symbols[card]}));
+      this.say("", fill(UI.selected, {card: CARDS.shown[card]}));
       return;
     }
     var chosen = this.selected;
@@ -277,7 +278,7 @@
         this.history.push(this.after(st, moves[k]));
         this.render();
         var next = this.state(), home = this.autoCards(st.i, k);
-        var went = home.length ? " " + fill(UI.auto_went, {cards: home.map(function (c) { return CARDS.symbols[c]; }).join(", ")}) : "";
+        var went = home.length ? " " + fill(UI.auto_went, {cards: home.map(function (c) { return CARDS.shown[c]; }).join(", ")}) : "";
         if (this.isDone(next)) { this.say("won", fill(UI.solved, {move: text}) + went); }
         else if (this.g.winnable[next.i] === "1") { this.say("won", fill(UI.keeps, {move: text}) + went); }
         else { this.say("lost", fill(UI.loses, {move: text}) + went); }

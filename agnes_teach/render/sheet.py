@@ -96,7 +96,7 @@ def why_lines(refuted: Sequence[Refuted], lang: str) -> tuple[tuple[str, ...], s
 def _move_shown(move: Move, lang: str) -> str:
     """A move in notation with its words (the words show the language's card letters)."""
     words = i18n.move_words(move, lang)
-    return words if move.is_deal else f"{move.symbol_text()} ({words})"
+    return words if move.is_deal else f"{i18n.move_notation(move, lang)} ({words})"
 
 
 def _numbers(indices: Sequence[int]) -> str:
@@ -571,7 +571,7 @@ def _sheet_item(sc: Scenario, answered: tuple[str, list[Move]], number: int, lan
         instruction=instruction(sc.task, lang, sc.position, lines=lines if numbered else None, rest=rest),
         diagram=diagram,
         answer_label=label,
-        answer_notation=" ".join(m.symbol_text() for m in shown),
+        answer_notation=" ".join(i18n.move_notation(m, lang) for m in shown),
         answer_words=tuple(i18n.move_words(m, lang) for m in shown),
         answer_tail=rest_sentence(len(shown), rest, lang),
         theme=theme,
