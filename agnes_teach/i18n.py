@@ -79,6 +79,14 @@ def agree(lang: str, message: str) -> str:
     return _FEMININE_ES.sub(lambda m: _FEMININE_ARTICLE[m.group(1)] + m.group(2), message)
 
 
+def agreement(lang: str) -> dict[str, object] | None:
+    """The article rule of `agree` for a page's script (a regular expression both Python and
+    JavaScript read, and the replacements), or None where the language needs none."""
+    if lang != "es":
+        return None
+    return {"pattern": _FEMININE_ES.pattern, "articles": dict(_FEMININE_ARTICLE)}
+
+
 class _Missing(dict[str, str]):
     def __missing__(self, key: str) -> str:
         return "{" + key + "}"

@@ -16,10 +16,13 @@
   var RANKS = {A: 1, T: 10, J: 11, Q: 12, K: 13};
   var SUITS = {S: 0, H: 1, D: 2, C: 3, "\u2660": 0, "\u2665": 1, "\u2666": 2, "\u2663": 3};
 
+  var AGREE = CARDS.agree ? new RegExp(CARDS.agree.pattern, "g") : null;
   function fill(text, fields) {
-    return text.replace(/\{([a-z_]+)\}/g, function (all, key) {
+    var out = text.replace(/\{([a-z_]+)\}/g, function (all, key) {
       return Object.prototype.hasOwnProperty.call(fields, key) ? fields[key] : all;
     });
+    // The article takes the gender of the card filled in (Spanish «la J♠»): i18n.agree.
+    return AGREE ? out.replace(AGREE, function (all, article, space) { return CARDS.agree.articles[article] + space; }) : out;
   }
   function num(text) {
     var n = 0;
