@@ -56,7 +56,8 @@ def _construct_problem(node: yaml.Node | None, file: str | None) -> Problem:
     line = node.start_mark.line + 1
     if isinstance(node, yaml.ScalarNode):
         shown = node.value if len(node.value) <= 40 else node.value[:37] + "..."
-        return Problem(f"not valid YAML: the value {shown!r} cannot be read as {_tag_name(node.tag)}", file, line)
+        message = f"not valid YAML: the value {shown!r} cannot be read as {_tag_name(node.tag)}"
+        return Problem(message, file, line)
     return Problem(f"not valid YAML: this value cannot be read as {_tag_name(node.tag)}", file, line)
 
 

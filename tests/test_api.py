@@ -116,7 +116,8 @@ def test_move_text_is_read_as_the_command_line_reads_it() -> None:
             typed = RUSSIAN_LETTERS[rank] + SUIT_SYMBOLS[SUITS.index(suit)] + ">" + latin.split(">")[1]
             (from_cli,) = parse_moves(typed, Locator("--solution", None))
             expected = parse_move_text(latin)
-            assert (from_cli.card, from_cli.source, from_cli.dest) == (expected.card, expected.source, expected.dest)
+            assert (from_cli.card, from_cli.source, from_cli.dest) == \
+                (expected.card, expected.source, expected.dest)
             assert at.move(pos, typed) == legal
             tried += 1
     assert tried >= 5

@@ -24,8 +24,9 @@ FIELDS = {"at": "3, 5", "moves": "6H>f", "why": "…", "most": "24", "states": "
 
 def plural_messages() -> list[tuple[str, str, str]]:
     """(context, singular, plural) of every count message of the English catalogue."""
-    from babel.messages.pofile import read_po
     from importlib import resources
+
+    from babel.messages.pofile import read_po
 
     po = resources.files("agnes_teach").joinpath("locale/en/LC_MESSAGES/agnes_teach.po")
     with po.open("rb") as fp:
@@ -91,7 +92,8 @@ def test_twenty_one_cards_are_them() -> None:
 def test_every_one_sentence_belongs_to_a_count_message(lang: str) -> None:
     plural_ids = {(context, singular) for context, singular, _ in MESSAGES}
     entries = i18n.catalog_entries(lang)
-    ones = [(ctx, msgid) for ctx in entries if ctx and ctx.endswith(i18n.ONE_SUFFIX) for msgid in entries[ctx]]
+    ones = [(ctx, msgid) for ctx in entries if ctx and ctx.endswith(i18n.ONE_SUFFIX)
+            for msgid in entries[ctx]]
     assert ones, "no sentence for exactly one"
     for ctx, msgid in ones:
         assert (ctx.removesuffix(i18n.ONE_SUFFIX), msgid) in plural_ids, (ctx, msgid)

@@ -222,14 +222,16 @@ def last_cards_answer(profile: Profile, lang: str, f: dict[str, str]) -> str:
         return t(lang, "faq", "In this variant there are no separate last cards: all {stock_cards} of "
                  "the stock are dealt onto the reserve ({stock_deals}).", **f)
     if profile.exposed_to_foundation:
-        return t(lang, "faq", "The last {last_cards} of the stock are not laid out by themselves: they need a "
-                 "deal of their own, the {last_deal_ordinal} deal (written deal), after {reserve_deals} deals "
-                 "onto the reserve. It lays them face up apart from the reserve, as {exposed_names}. Both are "
-                 "free at once, to a foundation or a column, and nothing may be placed on them.", **f)
-    return t(lang, "faq", "The last {last_cards} of the stock are not laid out by themselves: they need a "
-             "deal of their own, the {last_deal_ordinal} deal (written deal), after {reserve_deals} deals "
-             "onto the reserve. It lays them face up apart from the reserve, as {exposed_names}. Both are "
-             "free at once, but only onto a column, and nothing may be placed on them.", **f)
+        return t(lang, "faq", "The last {last_cards} of the stock are not laid out by themselves: they "
+                 "need a deal of their own, the {last_deal_ordinal} deal (written deal), after "
+                 "{reserve_deals} deals onto the reserve. It lays them face up apart from the reserve, as "
+                 "{exposed_names}. Both are free at once, to a foundation or a column, and nothing may be "
+                 "placed on them.", **f)
+    return t(lang, "faq", "The last {last_cards} of the stock are not laid out by themselves: they "
+             "need a deal of their own, the {last_deal_ordinal} deal (written deal), after "
+             "{reserve_deals} deals onto the reserve. It lays them face up apart from the reserve, as "
+             "{exposed_names}. Both are free at once, but only onto a column, and nothing may be "
+             "placed on them.", **f)
 
 
 def part_of_run_answer(profile: Profile, lang: str, f: dict[str, str]) -> str:

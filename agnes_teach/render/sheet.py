@@ -200,8 +200,8 @@ def stock_note(sc: Scenario, lang: str) -> str | None:
     last = last_cards_note(sc.position, lang)  # the last two come with a deal of their own
     if not sc.position.stock or not sc.stock_shown:
         return last
-    shown = i18n.text(lang, "sheet", "The stock is face up: its cards are drawn under the reserve, in dealing "
-                      "order, one row per deal. You may plan with that order.")
+    shown = i18n.text(lang, "sheet", "The stock is face up: its cards are drawn under the reserve, in "
+                      "dealing order, one row per deal. You may plan with that order.")
     return f"{shown} {last}" if last else shown
 
 

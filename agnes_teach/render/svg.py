@@ -101,11 +101,11 @@ def exposed_legend(profile: Profile, lang: str) -> str | None:
     if number is None:
         return None
     cells = " ".join(Pile.exposed(i + 1) for i in range(profile.exposed_cells))
-    return i18n.ntext(lang, "sheet", "{cells}: the last card of the stock, laid face up apart from the reserve by a "
-                      "deal of its own, the {ordinal} deal (written deal).",
-                      "{cells}: the last {n} cards of the stock, laid face up apart from the reserve by a deal "
-                      "of their own, the {ordinal} deal (written deal).", profile.exposed_cells, cells=cells,
-                      ordinal=deal_ordinal(number, lang))
+    return i18n.ntext(lang, "sheet", "{cells}: the last card of the stock, laid face up apart from the "
+                      "reserve by a deal of its own, the {ordinal} deal (written deal).",
+                      "{cells}: the last {n} cards of the stock, laid face up apart from the reserve by a "
+                      "deal of their own, the {ordinal} deal (written deal).", profile.exposed_cells,
+                      cells=cells, ordinal=deal_ordinal(number, lang))
 
 
 def last_cards_note(pos: Position, lang: str) -> str | None:
@@ -114,9 +114,10 @@ def last_cards_note(pos: Position, lang: str) -> str | None:
     if number is None or pos.deals_done >= number or not pos.stock:
         return None
     cells = " ".join(Pile.exposed(i + 1) for i in range(pos.profile.exposed_cells))
-    return i18n.ntext(lang, "sheet", "The last card of the stock comes with a deal of its own, the {ordinal}, "
-                      "into {cells}.", "The last {n} cards of the stock come with a deal of their own, the "
-                      "{ordinal}, into {cells}.", pos.profile.exposed_cells, cells=cells,
+    return i18n.ntext(lang, "sheet", "The last card of the stock comes with a deal of its own, the "
+                      "{ordinal}, into {cells}.",
+                      "The last {n} cards of the stock come with a deal of their own, the {ordinal}, into "
+                      "{cells}.", pos.profile.exposed_cells, cells=cells,
                       ordinal=deal_ordinal(number, lang))
 
 
@@ -405,7 +406,8 @@ def _shown_stock_svg(pos: Position, lay: _Layout, lang: str) -> list[str]:
                 parts.append(f'<text x="{max(xs) + CARD_W:g}" y="{y - 4:g}" font-size="10" text-anchor="end" '
                              f'fill="#555555">{label}</text>')
             else:
-                parts.append(f'<text x="{min(xs):g}" y="{y - 4:g}" font-size="10" fill="#555555">{label}</text>')
+                parts.append(f'<text x="{min(xs):g}" y="{y - 4:g}" font-size="10" '
+                             f'fill="#555555">{label}</text>')
         for i, shown in enumerate(row):
             x = _target_x(lay, targets[i], i % 7) if i < len(targets) else MARGIN + (i % 7) * PITCH
             parts.append(_card(shown, x, y + (i // 7 if i >= len(targets) else 0) * (CARD_H + 6), lang))
