@@ -104,8 +104,8 @@ def test_the_task_says_the_last_two_need_their_deal_until_it_is_made() -> None:
     from agnes_teach.render.svg import last_cards_note
 
     pos = deal(1, get_profile("bernauer"))
-    assert last_cards_note(pos, "es") == ("Las 2 últimas cartas del mazo llegan a x1 x2 con su propio reparto, "
-                                          "el tercer reparto.")
+    assert last_cards_note(pos, "es") == ("Las 2 últimas cartas del mazo llegan a x1 x2 con su propio "
+                                          "reparto, el tercer reparto.")
     assert last_cards_note(pos, "ru") == "Последние 2 карты колоды кладёт в x1 x2 своя, третья сдача."
     for _ in range(3):
         assert last_cards_note(pos, "en") is not None
