@@ -205,3 +205,16 @@ def test_damaged_scenarios_fail_cleanly(edits: list[tuple[float, int, str]]) -> 
     sc.expect.pop("winnable", None)
     with contextlib.suppress(InputError):  # e.g. an ambiguous SRC>DEST move: bad input, exit 2
         check_scenario(sc, budget=1)
+
+
+@pytest.mark.parametrize("command", ["moves", "check", "solve", "hint", "sheet"])
+def test_a_tag_that_refuses_its_value_is_one_message(command: str, tmp_path: Path) -> None:
+    # The input: `solution: !!bool yes` with the moves on the next line made the YAML
+    # constructor raise KeyError, a traceback and exit 1.
+    path = str(CORPUS / "tag-refuses-value.yaml")
+    out_file = tmp_path / "sheet.pdf"
+    args = [command, path] + (["--out", str(out_file)] if command == "sheet" else [])
+    code, out, err = run(*args)
+    assert_refused(code, out, err,
+                   f"{path}:35: not valid YAML: the value 'yes - 6H>f' cannot be read as !!bool")
+    assert err.count("not valid YAML") == 1 and not out_file.exists()
