@@ -7,9 +7,13 @@ memory at first use, so no build step and no binary files are needed.
 Contexts: "refusal", "rule-title" and "rule-text" are keyed by rule id (a
 rule-text id may carry a suffix such as ``tableau.empty@fixed`` where a
 profile parameter changes the sentence); "rank" and "suit" by card letter;
-"section" by registry section; "check", "sheet", "guide", "example", "faq",
-"diagram", "move" and "figure" use English msgids.  Python code fills
-``{name}`` fields; templates use jinja2's gettext with ``%(name)s`` fields.
+"section" by registry section; "ordinal-deal" by a deal's number ("3" -> "third");
+"check", "sheet", "guide", "example", "faq", "diagram", "move" and "figure" use
+English msgids.  A count message may add its sentence for exactly one under
+``<context>@one`` (see ``ntext``).  Python code fills ``{name}`` fields, and
+``agree`` then gives an article the gender of the card filled in (Spanish «la J♠»);
+templates use jinja2's gettext with ``%(name)s`` fields.  The terms are those of
+``locale/GLOSSARY.md``.
 """
 
 from __future__ import annotations
