@@ -59,11 +59,15 @@ def legal_moves(pos: Position) -> list[Move]:
 
 
 def move(pos: Position, text: str | Move) -> Move:
-    """A move of `pos` from its text (``6H>f``, ``r3>f``, ``t5>t2``, ``deal``)."""
+    """A move of `pos` from its text (``6H>f``, ``r3>f``, ``t5>t2``, ``deal``, ``К♦>t3``).
+
+    The text is read as the command line reads a move a person typed (``check --solution``), so
+    the Russian rank letters Т В Д К (and А) are taken too.
+    """
     if isinstance(text, Move):
         return text
     try:
-        parsed = parse_move_text(text)
+        parsed = parse_move_text(text, typed=True)
     except MoveSyntaxError as exc:
         raise InputError(str(exc)) from None
     try:

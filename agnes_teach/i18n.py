@@ -7,15 +7,20 @@ memory at first use, so no build step and no binary files are needed.
 Contexts: "refusal", "rule-title" and "rule-text" are keyed by rule id (a
 rule-text id may carry a suffix such as ``tableau.empty@fixed`` where a
 profile parameter changes the sentence); "rank" and "suit" by card letter;
-"section" by registry section; "check", "sheet", "guide", "example", "faq",
-"diagram", "move" and "figure" use English msgids.  Python code fills
-``{name}`` fields; templates use jinja2's gettext with ``%(name)s`` fields.
+"section" by registry section; "ordinal-deal" by a deal's number ("3" -> "third");
+"check", "sheet", "guide", "example", "faq", "diagram", "move" and "figure" use
+English msgids.  A count message may add its sentence for exactly one under
+``<context>@one`` (see ``ntext``).  Python code fills ``{name}`` fields, and
+``agree`` then gives an article the gender of the card filled in (Spanish «la J♠»);
+templates use jinja2's gettext with ``%(name)s`` fields.  The terms are those of
+``locale/GLOSSARY.md``.
 """
 
 from __future__ import annotations
 
 import gettext
 import io
+import re
 import string
 from functools import cache
 from importlib import resources
@@ -32,6 +37,8 @@ from .registry import RuleId
 
 DOMAIN = "agnes_teach"
 DEFAULT_LANG = "en"
+# The context suffix of a count message's own wording for exactly one (see ntext).
+ONE_SUFFIX = "@one"
 
 
 def languages() -> list[str]:
@@ -63,6 +70,27 @@ def translations(lang: str) -> gettext.NullTranslations:
     return trans
 
 
+# Spanish names the jack and the queen with feminine nouns (la jota, la reina): an article the
+# catalogue writes before a card field ("el {card}") takes their gender once the card is known.
+_FEMININE_ES = re.compile(r"\b(El|el|del|al|Un|un)(\s+)(?=(?:J|Q)(?![A-Za-z])|(?:jota|reina)\b)")
+_FEMININE_ARTICLE = {"El": "La", "el": "la", "del": "de la", "al": "a la", "Un": "Una", "un": "una"}
+
+
+def agree(lang: str, message: str) -> str:
+    """`message` with its articles agreeing with the cards filled in (Spanish: «la J♠», «la reina»)."""
+    if lang != "es":
+        return message
+    return _FEMININE_ES.sub(lambda m: _FEMININE_ARTICLE[m.group(1)] + m.group(2), message)
+
+
+def agreement(lang: str) -> dict[str, object] | None:
+    """The article rule of `agree` for a page's script (a regular expression both Python and
+    JavaScript read, and the replacements), or None where the language needs none."""
+    if lang != "es":
+        return None
+    return {"pattern": _FEMININE_ES.pattern, "articles": dict(_FEMININE_ARTICLE)}
+
+
 class _Missing(dict[str, str]):
     def __missing__(self, key: str) -> str:
         return "{" + key + "}"
@@ -76,7 +104,7 @@ def fill(text: str, params: dict[str, str]) -> str:
 def text(lang: str, context: str, msgid: str, **params: object) -> str:
     """A translated message by context and id, with ``{fields}`` filled in."""
     message = translations(lang).pgettext(context, msgid)
-    return fill(message, {k: str(v) for k, v in params.items()})
+    return agree(lang, fill(message, {k: str(v) for k, v in params.items()}))
 
 
 def has(lang: str, context: str, msgid: str) -> bool:
@@ -130,6 +158,17 @@ def move_words(move: Move, lang: str) -> str:
     return t(lang, "move", "{card} → exposed cell {number}", card=card, number=number)
 
 
+def move_notation(move: Move, lang: str) -> str:
+    """A move in notation as a text in `lang` quotes it: the card in the language's letters.
+
+    ``Т♣>f`` in Russian, ``A♣>f`` in English and Spanish: a sentence never shows ``A♣>f`` beside
+    ``Т♣``.  The command line and the API take these letters as typed (``cards.TYPED_RANKS``).
+    """
+    if move.card is None:
+        return str(move)
+    return f"{card_text(move.card, lang)}>{move.dest}"
+
+
 @cache
 def card_letters(lang: str) -> dict[str, str]:
     """The one table of a language's rank letters: notation rank (``A``..``K``) -> letter shown.
@@ -165,10 +204,16 @@ def _symbol(card: str, lang: str = DEFAULT_LANG) -> str:
 def ntext(lang: str, context: str, singular: str, plural: str, n: int, **params: object) -> str:
     """A translated message with a count: the language's plural forms pick the wording.
 
-    ``{n}`` is filled in with the count, and any other fields from `params`.
+    ``{n}`` is filled in with the count, and any other fields from `params`.  A plural form is
+    picked by the number's ending, so Russian says «21 карта» with the form of «1 карта»; where
+    the words for exactly one card differ (a pronoun, "in any order"), the catalogue holds that
+    sentence under the context ``<context>@one`` with the same msgid, and n == 1 takes it.
     """
-    message = translations(lang).npgettext(context, singular, plural, n)
-    return fill(message, {"n": str(n)} | {k: str(v) for k, v in params.items()})
+    if n == 1 and has(lang, context + ONE_SUFFIX, singular):
+        message = translations(lang).pgettext(context + ONE_SUFFIX, singular)
+    else:
+        message = translations(lang).npgettext(context, singular, plural, n)
+    return agree(lang, fill(message, {"n": str(n)} | {k: str(v) for k, v in params.items()}))
 
 
 @cache

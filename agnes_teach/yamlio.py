@@ -28,6 +28,37 @@ MAX_DEPTH = 32
 # costs little to scan.
 _LOADER: type[yaml.SafeLoader] = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 PathKey = str | int
+_YAML_TAG_PREFIX = "tag:yaml.org,2002:"
+
+
+class _TracingLoader(_LOADER):  # type: ignore[valid-type,misc]
+    """The safe loader, remembering the last node it began to build.
+
+    A tag's constructor may refuse its value with any exception (``!!bool yes`` followed by more
+    text is a ``KeyError``, a bad ``!!timestamp`` a ``ValueError``); the node names the line.
+    """
+
+    last_node: yaml.Node | None = None
+
+    def construct_object(self, node: yaml.Node, deep: bool = False) -> Any:
+        self.last_node = node
+        return super().construct_object(node, deep)
+
+
+def _tag_name(tag: str) -> str:
+    return "!!" + tag[len(_YAML_TAG_PREFIX):] if tag.startswith(_YAML_TAG_PREFIX) else tag
+
+
+def _construct_problem(node: yaml.Node | None, file: str | None) -> Problem:
+    """Why a tagged value could not be built, at its line."""
+    if node is None:
+        return Problem("not valid YAML: a value cannot be read", file)
+    line = node.start_mark.line + 1
+    if isinstance(node, yaml.ScalarNode):
+        shown = node.value if len(node.value) <= 40 else node.value[:37] + "..."
+        message = f"not valid YAML: the value {shown!r} cannot be read as {_tag_name(node.tag)}"
+        return Problem(message, file, line)
+    return Problem(f"not valid YAML: this value cannot be read as {_tag_name(node.tag)}", file, line)
 
 
 @dataclass
@@ -120,13 +151,13 @@ def loads(text: str, file: str | None = None) -> tuple[Any, Locator]:
                         f"not valid here: lists and mappings nested more than {MAX_DEPTH} deep", file, line))
             elif isinstance(event, (yaml.SequenceEndEvent, yaml.MappingEndEvent)):
                 depth -= 1
-        loader = _LOADER(text)
+        loader = _TracingLoader(text)
         try:
             root = loader.get_single_node()
             duplicates = _duplicate_keys(root, file)
             if duplicates:
                 raise InputError(duplicates)
-            data = loader.construct_document(root) if root is not None else None
+            data = _construct(loader, root, file)
         finally:
             loader.dispose()
     except InputError:
@@ -137,6 +168,18 @@ def loads(text: str, file: str | None = None) -> tuple[Any, Locator]:
     except RecursionError:
         raise InputError(Problem("not valid YAML: nested too deeply", file)) from None
     return data, Locator(file, root)
+
+
+def _construct(loader: _TracingLoader, root: yaml.Node | None, file: str | None) -> Any:
+    """The document's values; any failure of a tag's constructor is the file's problem, not a crash."""
+    if root is None:
+        return None
+    try:
+        return loader.construct_document(root)
+    except (yaml.YAMLError, RecursionError):
+        raise
+    except Exception:  # noqa: BLE001 - whatever a constructor raises, the file is at fault
+        raise InputError(_construct_problem(loader.last_node, file)) from None
 
 
 def read_limited(path: str | Path, limit: int = MAX_BYTES) -> bytes:

@@ -7,10 +7,15 @@ card and move spellings, huge and odd numbers, unicode and control characters),
 written as YAML and run through the real command line in-process.  A run
 fails when an exception escapes (a traceback for the user), when stderr shows
 a traceback, or when the exit code is not one the command documents.
-Failing inputs are saved for replay.
+Failing inputs are saved for replay.  With ``--tags`` each input is instead a
+valid scenario with one value replaced by a YAML tag and a value (``!!bool yes``
+running on into a list, ``!!timestamp 2020-99-99``, ``!!binary zz%%``,
+``!!python/...``; tests/_fuzz_util.py ``tag_text``), which the loader must turn
+into one message and exit 2.
 
     .venv/bin/python bench/fuzz.py --count 10000 --commands moves,check,solve --seed 1
     .venv/bin/python bench/fuzz.py --count 10000 --commands sheet --seed 2 --max-seconds 3000
+    .venv/bin/python bench/fuzz.py --tags --count 500 --commands moves,check,solve,hint,sheet --seed 3
 """
 
 from __future__ import annotations
@@ -26,7 +31,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
 
-from _fuzz_util import EXIT_CODES, mutate, run_command, seed_documents, to_text  # noqa: E402
+from _fuzz_util import EXIT_CODES, mutate, run_command, seed_documents, tag_text, to_text  # noqa: E402
 
 
 def main() -> None:
@@ -41,6 +46,8 @@ def main() -> None:
     parser.add_argument("--failures", type=Path, default=Path("build/fuzz-failures"),
                         help="folder for the inputs that failed")
     parser.add_argument("--json", type=Path, default=None, help="write the figures as JSON here")
+    parser.add_argument("--tags", action="store_true",
+                        help="throw YAML tags at the loader instead of structural mutations")
     args = parser.parse_args()
 
     docs = seed_documents()
@@ -58,9 +65,11 @@ def main() -> None:
             for number in range(args.count):
                 if args.max_seconds is not None and time.monotonic() - started > args.max_seconds:
                     break
-                doc = mutate(docs[rng.randrange(len(docs))], rng.randrange, rng.randint(1, 3))
+                if args.tags:
+                    text = tag_text(to_text(docs[rng.randrange(len(docs))]), rng.randrange)
+                else:
+                    text = to_text(mutate(docs[rng.randrange(len(docs))], rng.randrange, rng.randint(1, 3)))
                 path = tmp / "input.yaml"
-                text = to_text(doc)
                 path.write_text(text, "utf-8")
                 outcome = run_command(command, path, tmp, budget=args.budget)
                 codes[outcome.code] += 1

@@ -16,10 +16,13 @@
   var RANKS = {A: 1, T: 10, J: 11, Q: 12, K: 13};
   var SUITS = {S: 0, H: 1, D: 2, C: 3, "\u2660": 0, "\u2665": 1, "\u2666": 2, "\u2663": 3};
 
+  var AGREE = CARDS.agree ? new RegExp(CARDS.agree.pattern, "g") : null;
   function fill(text, fields) {
-    return text.replace(/\{([a-z_]+)\}/g, function (all, key) {
+    var out = text.replace(/\{([a-z_]+)\}/g, function (all, key) {
       return Object.prototype.hasOwnProperty.call(fields, key) ? fields[key] : all;
     });
+    // The article takes the gender of the card filled in (Spanish «la J♠»): i18n.agree.
+    return AGREE ? out.replace(AGREE, function (all, article, space) { return CARDS.agree.articles[article] + space; }) : out;
   }
   function num(text) {
     var n = 0;
@@ -138,7 +141,8 @@
   };
 
   Puzzle.prototype.moveText = function (card, dest) {
-    return card < 0 ? "deal" : CARDS.symbols[card] + ">" + this.data.dests[dest];
+    // The language's letters (Т♣>f in Russian), as the sentence around it names the card.
+    return card < 0 ? "deal" : CARDS.shown[card] + ">" + this.data.dests[dest];
   };
 
   Puzzle.prototype.render = function () {
@@ -247,12 +251,12 @@
         var other = 1;
         while (other === own && other < this.data.columns) { other++; }
         this.refuse(this.refusalOf(card, other), this.moveText(card, other),
-                    fill(UI.not_free, {card: CARDS.symbols[card]}), this.facts(card, other));
+                    fill(UI.not_free, {card: CARDS.shown[card]}), this.facts(card, other));
         return;
       }
       this.selected = card;
       this.render();
-      this.say("", fill(UI.selected, {card: CARDS.symbols[card]}));
+      this.say("", fill(UI.selected, {card: CARDS.shown[card]}));
       return;
     }
     var chosen = this.selected;
@@ -277,7 +281,7 @@
         this.history.push(this.after(st, moves[k]));
         this.render();
         var next = this.state(), home = this.autoCards(st.i, k);
-        var went = home.length ? " " + fill(UI.auto_went, {cards: home.map(function (c) { return CARDS.symbols[c]; }).join(", ")}) : "";
+        var went = home.length ? " " + fill(UI.auto_went, {cards: home.map(function (c) { return CARDS.shown[c]; }).join(", ")}) : "";
         if (this.isDone(next)) { this.say("won", fill(UI.solved, {move: text}) + went); }
         else if (this.g.winnable[next.i] === "1") { this.say("won", fill(UI.keeps, {move: text}) + went); }
         else { this.say("lost", fill(UI.loses, {move: text}) + went); }

@@ -38,6 +38,7 @@ EXIT_CODES = {
     "check": {0, 1, 2},
     "solve": {0, 1, 2, 3},
     "sheet": {0, 2},
+    "hint": {0, 2},
 }
 
 
@@ -182,9 +183,34 @@ def run_command(command: str, path: Path, out_dir: Path, budget: float = 0.05) -
         "check": ["check", str(path), "--budget", str(budget)],
         "solve": ["solve", str(path), "--budget", str(budget)],
         "sheet": ["sheet", str(path), "--out", str(out_dir / "fuzz.pdf")],
+        "hint": ["hint", str(path), "--json", "--budget", str(budget)],
     }[command]
     # typer's runner, handed the command built once: the same entry point, 100 ms less per run.
     with mock.patch.object(typer.testing, "_get_command", lambda _app: cli_command()):
         result = _runner.invoke(app, args)
     escaped = result.exception if not isinstance(result.exception, SystemExit) else None
     return Outcome(command, result.exit_code, escaped, result.stderr)
+
+
+# Tags of the YAML core schema (and the unsafe python/* ones), each thrown at values that fit it,
+# that do not, and that run on into the next line: a constructor may refuse any of them with
+# whatever exception its library raises (``!!bool yes`` followed by a list item is a KeyError).
+YAML_TAGS = ("!!bool", "!!int", "!!float", "!!str", "!!null", "!!binary", "!!timestamp", "!!set", "!!omap",
+             "!!pairs", "!!seq", "!!map", "!!merge", "!!value", "!!python/object:os.system",
+             "!!python/name:os.system", "!!python/tuple", "!x", "!<tag:example.com,2000:x>")
+TAGGED_VALUES = ("yes", "no", "abc", "0x1Z", "1_000", "2020-99-99", "2020-01-01", "12:00", "zz%%",
+                 "aGVsbG8=", "[1, 2]", "{a: 1}", "[a]", "{a, b}", "''", "~", "1e999", "-.inf", ".nan",
+                 "KH", "deal", "6H>f")
+CONTINUATIONS = ("", "\n  - deal", "\n  - 6H>f\n  - deal", "\n  a: b", "\n  more text")
+
+
+def tag_text(text: str, choose: Choose) -> str:
+    """`text` with one value (or a key's value slot) replaced by a tagged value, maybe running on."""
+    lines = text.splitlines()
+    slots = [i for i, line in enumerate(lines) if ":" in line or line.lstrip().startswith("- ")]
+    i = slots[choose(len(slots))] if slots else 0
+    line = lines[i] if lines else ""
+    head = line.split(":", 1)[0] + ": " if ":" in line else line[: len(line) - len(line.lstrip())] + "- "
+    tagged = YAML_TAGS[choose(len(YAML_TAGS))] + " " + TAGGED_VALUES[choose(len(TAGGED_VALUES))]
+    lines[i:i + 1] = (head + tagged + CONTINUATIONS[choose(len(CONTINUATIONS))]).split("\n")
+    return "\n".join(lines) + "\n"

@@ -7,6 +7,7 @@ play real games beside it and compare every pile and every word with the engine'
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -88,7 +89,8 @@ class Board:
     def winnable(self) -> bool:
         return self.graph["winnable"][self.state] == "1"
 
-    def refusal(self, card: int, dest: int, messages: list[list[str]], shown: list[str]) -> tuple[str, str]:
+    def refusal(self, card: int, dest: int, messages: list[list[str]], shown: list[str],
+                agree: dict[str, Any] | None = None) -> tuple[str, str]:
         """The page's words for card -> destination: rule id and the message with its facts filled in."""
         width = self.graph["width"]
         code = self.graph["refusals"][self.state][card * width:(card + 1) * width]
@@ -97,4 +99,7 @@ class Board:
         pile = self.piles()[dest - 1] if dest > 0 else []
         if pile:
             facts["target"] = shown[pile[-1]]
-        return rule, i18n.fill(text, facts)
+        said = i18n.fill(text, facts)
+        if agree:  # as the page's fill() does: the article follows the card (Spanish «la J♠»)
+            said = re.sub(agree["pattern"], lambda m: agree["articles"][m.group(1)] + m.group(2), said)
+        return rule, said

@@ -91,3 +91,35 @@ def test_solve_check_and_hint() -> None:
 
 def test_pysolfc_deal() -> None:
     assert at.pysolfc_deal(123).profile.id == "reserve-last-deal"
+
+
+RUSSIAN_LETTERS = {"A": "Т", "J": "В", "Q": "Д", "K": "К"}
+
+
+def test_move_text_is_read_as_the_command_line_reads_it() -> None:
+    # The API and `check --solution` share one parser: what a pupil types at one, the other takes,
+    # the Russian rank letters included ("К♦>t3").
+    from agnes_teach.cards import SUIT_SYMBOLS, SUITS
+    from agnes_teach.moves import parse_move_text
+    from agnes_teach.scenario import parse_moves
+    from agnes_teach.yamlio import Locator
+
+    tried = 0
+    for number in range(1, 40):
+        pos = at.deal(number)
+        for legal in at.legal_moves(pos):
+            latin = str(legal)
+            rank = latin.split(">")[0][:-1]
+            if rank not in RUSSIAN_LETTERS:
+                continue
+            suit = latin.split(">")[0][-1]
+            typed = RUSSIAN_LETTERS[rank] + SUIT_SYMBOLS[SUITS.index(suit)] + ">" + latin.split(">")[1]
+            (from_cli,) = parse_moves(typed, Locator("--solution", None))
+            expected = parse_move_text(latin)
+            assert (from_cli.card, from_cli.source, from_cli.dest) == \
+                (expected.card, expected.source, expected.dest)
+            assert at.move(pos, typed) == legal
+            tried += 1
+    assert tried >= 5
+    with pytest.raises(at.InputError, match="not a"):
+        at.move(at.deal(1), "Ж♦>t3")

@@ -47,6 +47,7 @@ EXPECTED: dict[str, tuple[int | None, list[str]]] = {
     "unknown-rule-illegal.yaml": (29, ["unknown rule id 'tableau.no-such-rule'"]),
     "alias-bomb.yaml": (3, ["aliases"]),
     "python-tag.yaml": (2, ["not valid YAML", "python/object"]),
+    "tag-refuses-value.yaml": (35, ["not valid YAML", "'yes - 6H>f' cannot be read as !!bool"]),
     "bad-move-solution.yaml": (27, ["move 2: not a move: '3S>t99x'"]),
     "bad-move-expect.yaml": (28, ["move 2: not a move: '4H>>t3'"]),
     "empty.yaml": (None, ["the file is empty"]),
@@ -86,7 +87,7 @@ def test_the_corpus_is_complete() -> None:
 
 
 @pytest.mark.parametrize("name", sorted(EXPECTED))
-@pytest.mark.parametrize("command", ["moves", "check"])
+@pytest.mark.parametrize("command", ["moves", "check", "solve", "hint"])
 def test_bad_file(command: str, name: str) -> None:
     line, words = EXPECTED[name]
     path = str(CORPUS / name)
@@ -164,6 +165,7 @@ SCRIPT = Path(sys.executable).parent / "agnes-teach"
 @pytest.mark.skipif(not SCRIPT.exists(), reason="console script not installed next to this python")
 @pytest.mark.parametrize("args", [
     ["moves", str(CORPUS / "python-tag.yaml")],
+    ["solve", str(CORPUS / "tag-refuses-value.yaml")],
     ["check", str(CORPUS / "alias-bomb.yaml")],
     ["check", str(CORPUS / "binary.yaml")],
     ["check", str(CORPUS / "deeply-nested.yaml")],
@@ -203,3 +205,16 @@ def test_damaged_scenarios_fail_cleanly(edits: list[tuple[float, int, str]]) -> 
     sc.expect.pop("winnable", None)
     with contextlib.suppress(InputError):  # e.g. an ambiguous SRC>DEST move: bad input, exit 2
         check_scenario(sc, budget=1)
+
+
+@pytest.mark.parametrize("command", ["moves", "check", "solve", "hint", "sheet"])
+def test_a_tag_that_refuses_its_value_is_one_message(command: str, tmp_path: Path) -> None:
+    # The input: `solution: !!bool yes` with the moves on the next line made the YAML
+    # constructor raise KeyError, a traceback and exit 1.
+    path = str(CORPUS / "tag-refuses-value.yaml")
+    out_file = tmp_path / "sheet.pdf"
+    args = [command, path] + (["--out", str(out_file)] if command == "sheet" else [])
+    code, out, err = run(*args)
+    assert_refused(code, out, err,
+                   f"{path}:35: not valid YAML: the value 'yes - 6H>f' cannot be read as !!bool")
+    assert err.count("not valid YAML") == 1 and not out_file.exists()

@@ -134,3 +134,15 @@ def test_the_documented_arrows_are_accepted(text: str) -> None:
 
 def test_formats_documents_the_arrow_forms() -> None:
     assert "`4S->f`" in FORMATS and "`4S→f`" in FORMATS
+
+
+@pytest.mark.parametrize(("lang", "where"), [("en", "move 2 9S>t1: "), ("ru", "ход 2 9S>t1: "),
+                                             ("es", "jugada 2 9S>t1: ")])
+def test_the_refused_move_is_named_in_the_language(tmp_path: Path, lang: str, where: str) -> None:
+    # The move is quoted as --solution wrote it; the words around it follow --lang.
+    code, out, _ = _invoke("deal", "1")
+    (tmp_path / "deal1.yaml").write_text(out, "utf-8")
+    code, out, _ = _invoke("check", str(tmp_path / "deal1.yaml"), "--solution", "4H>t3 9S>t1", "--lang", lang)
+    assert code == 1 and where in out, out
+    if lang != "en":
+        assert "move 2" not in out

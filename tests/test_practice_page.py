@@ -77,7 +77,8 @@ def _same_words(board: Board, pos: Position, data: dict, lang: str) -> None:  # 
             assert (why is None) == ((card, dest) in legal)
             if why is not None:
                 expected = (why.rule, i18n.refusal_message(why, lang))
-                said = board.refusal(card, d, data["messages"], shown)  # type: ignore[arg-type]
+                said = board.refusal(card, d, data["messages"], shown,  # type: ignore[arg-type]
+                                     data["cards"]["agree"])
                 assert said == expected, str(move)
 
 

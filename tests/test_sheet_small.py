@@ -117,7 +117,7 @@ def test_the_tempting_moves_come_first_and_the_key_stays_short() -> None:
     (seven,) = load_items([str(SMALL / "01-empty-column-seven.yaml")], "ru")
     assert len(seven.why) == 4 and seven.why_more == "(Ещё 1 ошибочный ход здесь не разобран.)"
     # A♥ home takes the King's last place: the theme's believer plays it at moves 1-6.
-    assert seven.why[0].startswith("Ходы 1–6: A♥>f (Т♥ → в дом) — Т♥ была последней картой")
+    assert seven.why[0].startswith("Ходы 1–6: Т♥>f (Т♥ → в дом) — Т♥ была последней картой")
 
 
 @pytest.mark.parametrize(("kind", "path", "index", "move", "card", "cover"), [

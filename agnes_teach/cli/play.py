@@ -156,8 +156,9 @@ def _print_results(results: list[CheckResult], lang: str) -> None:
         status = "ok  " if r.ok else "FAIL"
         print(f"{status} {r.file} ({r.id}): {_claims_line(r, lang)}")
         for e in r.errors:
-            where = (f"move {e.move_index} {e.move}: " if e.move_index
-                     else (f"{e.move}: " if e.move else ""))
+            # The move is quoted as the file or --solution wrote it; the words around it are translated.
+            where = (i18n.text(lang, "check", "move {number} {move}: ", number=e.move_index, move=e.move)
+                     if e.move_index else (f"{e.move}: " if e.move else ""))
             rule = f"[{e.rule}] " if e.rule else ""
             print(f"     {where}{rule}{e.message}")
     passed = sum(r.ok for r in results)

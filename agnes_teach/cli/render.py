@@ -267,6 +267,6 @@ def demo_command(
                                selection=teacher, note=_note)
         for code in langs:
             written += build_sheet([str(puzzles)], code, out / f"worksheet-{code}.pdf", progress=step)
-        written += build_guide(["ru", "es", "en"], out / "guide", get_profile(DEFAULT_PROFILE), progress=step,
+        written += build_guide(langs, out / "guide", get_profile(DEFAULT_PROFILE), progress=step,
                                puzzles=load_puzzles(_practice_puzzles()))
     _report(written, as_json)

@@ -37,6 +37,7 @@ from .env import environment, read_asset
 from .examples import Example, example_base, examples
 from .practice import page_name as practice_page
 from .practice import practice_html, practice_links
+from .svg import deal_ordinal, exposed_deal
 
 # The rules reference's worked example (section 08): hand-made and small enough to play, so the
 # practice pages keep one playable puzzle whatever --puzzles names (real deals are too large).
@@ -99,6 +100,8 @@ def figures(profile: Profile, lang: str) -> dict[str, str]:
         "last_deal_cards": i18n.ntext(lang, "figure", "{n} card", "{n} cards",
                                       len(deals[-1]) if deals else 0),
         "last_deal_targets": _pile_range(deals[-1]) if deals else "",
+        # The deal that lays the exposed cells ("third"): a move of its own, never automatic.
+        "last_deal_ordinal": deal_ordinal(exposed_deal(profile) or len(deals), lang),
     }
 
 
@@ -219,12 +222,16 @@ def last_cards_answer(profile: Profile, lang: str, f: dict[str, str]) -> str:
         return t(lang, "faq", "In this variant there are no separate last cards: all {stock_cards} of "
                  "the stock are dealt onto the reserve ({stock_deals}).", **f)
     if profile.exposed_to_foundation:
-        return t(lang, "faq", "After {reserve_deals} deals onto the reserve, the last {last_cards} of "
-                 "the stock are laid face up on their own, as {exposed_names}. Both are free at once, "
-                 "to a foundation or a column, and nothing may be placed on them.", **f)
-    return t(lang, "faq", "After {reserve_deals} deals onto the reserve, the last {last_cards} of "
-             "the stock are laid face up on their own, as {exposed_names}. Both are free at once, "
-             "but only onto a column, and nothing may be placed on them.", **f)
+        return t(lang, "faq", "The last {last_cards} of the stock are not laid out by themselves: they "
+                 "need a deal of their own, the {last_deal_ordinal} deal (written deal), after "
+                 "{reserve_deals} deals onto the reserve. It lays them face up apart from the reserve, as "
+                 "{exposed_names}. Both are free at once, to a foundation or a column, and nothing may be "
+                 "placed on them.", **f)
+    return t(lang, "faq", "The last {last_cards} of the stock are not laid out by themselves: they "
+             "need a deal of their own, the {last_deal_ordinal} deal (written deal), after "
+             "{reserve_deals} deals onto the reserve. It lays them face up apart from the reserve, as "
+             "{exposed_names}. Both are free at once, but only onto a column, and nothing may be "
+             "placed on them.", **f)
 
 
 def part_of_run_answer(profile: Profile, lang: str, f: dict[str, str]) -> str:

@@ -320,6 +320,8 @@ def card_labels(lang: str) -> dict[str, object]:
         "red": [suit_of(c) in (1, 2) for c in range(52)],
         # The letters a learner may type besides the Latin ones (cards.TYPED_RANKS: Т В Д К).
         "typed": dict(TYPED_RANKS),
+        # The article before a jack or queen (Spanish «la J♠»), as i18n.agree gives it in Python.
+        "agree": i18n.agreement(lang),
     }
 
 

@@ -30,7 +30,7 @@ from ..tagger.players import MISCONCEPTIONS
 from ..tagger.refutation import Observation, Reason, ReasonKind, Refuted, explain_scenario
 from ..tagger.teaching import cards_not_home
 from .env import atomic_path, environment, read_asset
-from .svg import position_svg, svg_size
+from .svg import exposed_legend, last_cards_note, position_svg, svg_size
 
 PAPERS = ("a4", "letter")
 BIG_DIAGRAM_MM = 102  # a big puzzle's diagram: the width of the page's left half and a bit
@@ -58,6 +58,7 @@ class SheetItem:
     show_title: bool = True  # a generated puzzle's neutral title ("Puzzle 3") would clash with its number
     answer_tail: str | None = None  # one sentence for the moves home after the answer
     answer_lines: int = 9  # writing lines: one per move of the answer on a small puzzle
+    exposed_legend: str | None = None  # the legend's x1 x2 line for this puzzle's profile (None: no cells)
     numbered: bool = False  # the writing lines are numbered, one move each
     compact: bool = False  # small enough to share a page with another puzzle
     diagram_mm: float = BIG_DIAGRAM_MM  # the diagram's printed width
@@ -96,7 +97,7 @@ def why_lines(refuted: Sequence[Refuted], lang: str) -> tuple[tuple[str, ...], s
 def _move_shown(move: Move, lang: str) -> str:
     """A move in notation with its words (the words show the language's card letters)."""
     words = i18n.move_words(move, lang)
-    return words if move.is_deal else f"{move.symbol_text()} ({words})"
+    return words if move.is_deal else f"{i18n.move_notation(move, lang)} ({words})"
 
 
 def _numbers(indices: Sequence[int]) -> str:
@@ -196,10 +197,12 @@ def observation_text(seen: Observation, lang: str) -> str:
 
 def stock_note(sc: Scenario, lang: str) -> str | None:
     """What a shown stock means for the pupil (its cards are drawn once, in the diagram)."""
+    last = last_cards_note(sc.position, lang)  # the last two come with a deal of their own
     if not sc.position.stock or not sc.stock_shown:
-        return None
-    return i18n.text(lang, "sheet", "The stock is face up: its cards are drawn under the reserve, in dealing "
-                     "order, one row per deal. You may plan with that order.")
+        return last
+    shown = i18n.text(lang, "sheet", "The stock is face up: its cards are drawn under the reserve, in "
+                      "dealing order, one row per deal. You may plan with that order.")
+    return f"{shown} {last}" if last else shown
 
 
 def instruction(task: str | None, lang: str, pos: Position | None = None, *, lines: int | None = None,
@@ -580,13 +583,14 @@ def _sheet_item(sc: Scenario, answered: tuple[str, list[Move]], number: int, lan
         instruction=instruction(sc.task, lang, sc.position, lines=lines if numbered else None, rest=rest),
         diagram=diagram,
         answer_label=label,
-        answer_notation=" ".join(m.symbol_text() for m in shown),
+        answer_notation=" ".join(i18n.move_notation(m, lang) for m in shown),
         answer_words=tuple(i18n.move_words(m, lang) for m in shown),
         answer_tail=rest_sentence(len(shown), rest, lang),
         theme=theme,
         rule=i18n.text(lang, "rule-title", theme) if theme and new_theme else None,
         difficulty=difficulty_label(sc.difficulty, lang),
         stock_note=stock_note(sc, lang),
+        exposed_legend=exposed_legend(sc.position.profile, lang),
         why=why,
         why_more=more,
         show_title=sc.generator is None,
@@ -654,6 +658,7 @@ def sheet_html(items: Sequence[SheetItem], lang: str, *, paper: str = "a4",
         paper="A4" if paper == "a4" else "letter",
         show_puzzles=not key_only,
         show_key=key_only or answers == "appendix",
+        exposed_legend=next((item.exposed_legend for item in items if item.exposed_legend), None),
         css=Markup(read_asset("sheet.css")),
     )
 

@@ -24,6 +24,7 @@ from ..engine import locate
 from ..moves import Move
 from ..piles import Pile, PileKind
 from ..position import Position
+from ..profile import Profile
 
 CARD_W = 46
 CARD_H = 64
@@ -78,6 +79,46 @@ def _layout(pos: Position) -> _Layout:
     highest = max([len(r) for r in pos.reserve] + [1])
     height = res_y + (highest - 1) * RESERVE_FAN + CARD_H + MARGIN
     return _Layout(width, height, foundations, stock, exposed, tableau, reserve)
+
+
+def exposed_deal(profile: Profile) -> int | None:
+    """The 1-based number of the deal that lays the exposed cells (bernauer: 3), or None."""
+    for number, targets in enumerate(profile.stock_deals, 1):
+        if any(p.kind is PileKind.EXPOSED for p in targets):
+            return number
+    return None
+
+
+def deal_ordinal(number: int, lang: str) -> str:
+    """"third" (deal), in the grammatical form the deal's noun needs in `lang` (третья, tercer)."""
+    key = str(number)
+    return i18n.text(lang, "ordinal-deal", key) if i18n.has(lang, "ordinal-deal", key) else key
+
+
+def exposed_legend(profile: Profile, lang: str) -> str | None:
+    """The sheet's legend line for x1 x2: the last cards, dealt apart by a deal of their own."""
+    number = exposed_deal(profile)
+    if number is None:
+        return None
+    cells = " ".join(Pile.exposed(i + 1) for i in range(profile.exposed_cells))
+    return i18n.ntext(lang, "sheet", "{cells}: the last card of the stock, laid face up apart from the "
+                      "reserve by a deal of its own, the {ordinal} deal (written deal).",
+                      "{cells}: the last {n} cards of the stock, laid face up apart from the reserve by a "
+                      "deal of their own, the {ordinal} deal (written deal).", profile.exposed_cells,
+                      cells=cells, ordinal=deal_ordinal(number, lang))
+
+
+def last_cards_note(pos: Position, lang: str) -> str | None:
+    """For a task: the last cards still in the stock come only with a deal of their own."""
+    number = exposed_deal(pos.profile)
+    if number is None or pos.deals_done >= number or not pos.stock:
+        return None
+    cells = " ".join(Pile.exposed(i + 1) for i in range(pos.profile.exposed_cells))
+    return i18n.ntext(lang, "sheet", "The last card of the stock comes with a deal of its own, the "
+                      "{ordinal}, into {cells}.",
+                      "The last {n} cards of the stock come with a deal of their own, the {ordinal}, into "
+                      "{cells}.", pos.profile.exposed_cells, cells=cells,
+                      ordinal=deal_ordinal(number, lang))
 
 
 def _suit_colour(card: int) -> str:
@@ -292,13 +333,23 @@ def _stock_svg(pos: Position, lay: _Layout, lang: str, stock_shown: bool) -> lis
 
 
 def _exposed_svg(pos: Position, lay: _Layout, lang: str, moving: set[int]) -> list[str]:
+    """The exposed cells; while the deal that lays them is still to come, each says which deal."""
     parts: list[str] = []
+    number = exposed_deal(pos.profile)
+    pending = number is not None and pos.deals_done < number
     for i, slot in enumerate(lay.exposed):
         name = Pile.exposed(i + 1)
         parts.append(_label(slot.x, slot.y, name))
         pile = pos.exposed[i] if i < len(pos.exposed) else ()
         if pile:
             parts.append(_card(pile[-1], slot.x, slot.y, lang, outline=pile[-1] in moving))
+        elif pending and number is not None:
+            title = i18n.text(lang, "diagram", "{cell}: empty until the {ordinal} deal lays a card here",
+                              cell=name, ordinal=deal_ordinal(number, lang))
+            parts.append(_empty(slot.x, slot.y, title=title))
+            parts.append(f'<text x="{slot.x + CARD_W / 2:g}" y="{slot.y + CARD_H / 2 + 3:g}" font-size="8" '
+                         f'text-anchor="middle" fill="#6a6a6a">'
+                         f'{escape(i18n.text(lang, "diagram", "deal {number}", number=number))}</text>')
         else:
             parts.append(_empty(slot.x, slot.y, title=i18n.text(lang, "diagram", "empty")))
     return parts
@@ -320,15 +371,47 @@ def _piles_svg(pos: Position, lay: _Layout, lang: str, moving: set[int]) -> list
     return parts
 
 
+def _deal_row_label(pos: Position, number: int, targets: tuple[Pile, ...], lang: str) -> str:
+    """"third deal, the last → x1 x2, apart from the reserve" above a row of the shown stock."""
+    piles = " ".join(targets) if len(targets) <= 2 else f"{targets[0]}…{targets[-1]}"
+    ordinal = deal_ordinal(number, lang)
+    if any(p.kind is PileKind.EXPOSED for p in targets):
+        return i18n.text(lang, "diagram", "{ordinal} deal, the last → {piles}, apart from the reserve",
+                         ordinal=ordinal, piles=piles)
+    return i18n.text(lang, "diagram", "{ordinal} deal → {piles}", ordinal=ordinal, piles=piles)
+
+
+def _target_x(lay: _Layout, pile: Pile, fallback: int) -> float:
+    """The x of the slot a dealt card lands on: the stock's rows line up with their piles."""
+    slots = {PileKind.COLUMN: lay.tableau, PileKind.RESERVE: lay.reserve, PileKind.EXPOSED: lay.exposed}
+    row = slots.get(pile.kind, [])
+    return row[pile.offset].x if pile.offset < len(row) else MARGIN + fallback * PITCH
+
+
 def _shown_stock_svg(pos: Position, lay: _Layout, lang: str) -> list[str]:
-    """The stock face up under the reserve, one row per deal; the diagram grows to hold it."""
+    """The stock face up under the reserve, one labelled row per deal, each card under the pile
+    that deal lays it on (the last two under x1 x2, never under r1 r2); the diagram grows to hold it."""
     y = lay.height - MARGIN + 6 + LABEL_H
     note = i18n.text(lang, "diagram", "stock, face up, in dealing order (a row per deal)")
     parts = [f'<text x="{MARGIN:g}" y="{y - 5:g}" font-size="11" fill="#333333">{escape(note)}</text>']
-    for row in _stock_rows(pos):
+    deals = pos.profile.stock_deals[pos.deals_done:]
+    for k, row in enumerate(_stock_rows(pos)):
+        number = pos.deals_done + k + 1
+        targets = deals[k] if k < len(deals) else ()
+        y += LABEL_H
+        if targets:
+            label = escape(_deal_row_label(pos, number, targets, lang))
+            xs = [_target_x(lay, targets[i], i) for i in range(min(len(row), len(targets)))]
+            if targets[0].kind is PileKind.EXPOSED:  # the cells sit at the right: the label ends there
+                parts.append(f'<text x="{max(xs) + CARD_W:g}" y="{y - 4:g}" font-size="10" text-anchor="end" '
+                             f'fill="#555555">{label}</text>')
+            else:
+                parts.append(f'<text x="{min(xs):g}" y="{y - 4:g}" font-size="10" '
+                             f'fill="#555555">{label}</text>')
         for i, shown in enumerate(row):
-            parts.append(_card(shown, MARGIN + (i % 7) * PITCH, y + (i // 7) * (CARD_H + 6), lang))
-        y += ((len(row) - 1) // 7 + 1) * (CARD_H + 6)
+            x = _target_x(lay, targets[i], i % 7) if i < len(targets) else MARGIN + (i % 7) * PITCH
+            parts.append(_card(shown, x, y + (i // 7 if i >= len(targets) else 0) * (CARD_H + 6), lang))
+        y += ((len(row) - 1) // 7 + 1 if len(row) > len(targets) else 1) * (CARD_H + 6)
     lay.height = y - 6 + MARGIN
     return parts
 
