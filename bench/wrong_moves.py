@@ -51,7 +51,8 @@ def main(folders: list[str]) -> int:
         count["twice"] += sum(n - 1 for n in moves.values())
         found = key_analysis(sc, line)
         if found is not None:
-            count["later"] += sum(m in found.moves[i + 1:]
+            # a move the answer makes later, listed without saying so
+            count["later"] += sum(m in found.moves[i + 1:] and e.explanation.later is None
                                   for e in entries for m in e.moves for i in e.indices)
         count["unexplained"] += sum(e.reason.kind is ReasonKind.UNEXPLAINED for e in entries)
         for e in entries:

@@ -1,22 +1,27 @@
 """Is the theme's rule the crux of a puzzle? (issue 28: the rule is the crux, and the key says so.)
 
-The rule is the crux when, at a decision point of the answer, the theme's
-misconception makes the mistake the rule corrects: for a belief that *forbids*
-the rule's move, the answer plays that move right there, the believer cannot win
-from there (``DecisionPoint.rule_decides``), and a move the believer does make is
-on offer there and loses; for a belief that *forces* a move (the early deal),
-that move is on offer at a decision point and loses.
+For a belief that *forces* a move (the early deal), the rule is the crux when
+that move is on offer at a decision point where the believer cannot win, and
+loses. For a belief that *forbids* the rule's move, when at a decision point of
+the answer
 
-It is not the crux when the rule's move is **forced** (at the point where the
-answer plays it the believer has no move at all: nothing else is legal, or every
-other move is one the belief denies too) or **obvious**: the answer never plays
-the rule's move at a decision point (no wrong move is on offer where the rule is
-used: the real decision is elsewhere), or no move the believer makes loses
-where it is played.
+* the answer plays the rule's move right there, and the believer cannot win
+  from there (``DecisionPoint.rule_decides``);
+* the believer has a move there (the rule's move is not **forced**);
+* and the rule's move is not **obvious**: either it is urgent (every move the
+  believer makes there loses: whoever does not know the rule goes wrong at this
+  very point), or a move the believer makes there loses while it competes with
+  the rule's move (``competes``: it takes the rule's card, its landing place or
+  the card it lands on elsewhere, covers its card, or plays a card of its rank).
+
+Otherwise the believer loses only by never making the rule's move, while the
+wrong moves on offer are a tactic any player faces, whatever they believe:
+the real decision of the puzzle is another one.
 """
 
 from __future__ import annotations
 
+from ..cards import rank_of
 from ..engine import apply_unchecked, legal_moves
 from ..moves import Move
 from ..position import Position
@@ -32,7 +37,29 @@ def believer_losing(pos: Position, point: DecisionPoint, misconception: Misconce
     allowed = misconception.allowed(pos, moves)
     if misconception.kind == "force" and len(allowed) == len(moves):
         return []  # the belief forces nothing here
-    return [m for m in allowed if canonical_key(apply_unchecked(pos, m)) in losing]
+    return list({key: m for m in allowed
+                 if (key := canonical_key(apply_unchecked(pos, m))) in losing}.values())
+
+
+def allowed_results(pos: Position, misconception: Misconception) -> set[bytes]:
+    """The distinct positions (canonical keys) the believer's moves lead to from `pos`."""
+    return {canonical_key(apply_unchecked(pos, m)) for m in misconception.allowed(pos, legal_moves(pos))}
+
+
+def competes(pos: Position, move: Move, rule_move: Move) -> bool:
+    """Does `move` compete with `rule_move` at `pos`: it moves the rule's card elsewhere, takes its
+    landing place (the same column) or the card it would land on, lays a card on the rule's card,
+    or plays another card of its rank?"""
+    card, rule_card = move.card, rule_move.card
+    if card is None or rule_card is None:
+        return False
+    if card == rule_card or rank_of(card) == rank_of(rule_card):
+        return True
+    if move.dest.is_column and move.dest == rule_move.dest:
+        return True
+    host = pos.pile(rule_move.dest)[-1:] if rule_move.dest.is_column else ()
+    on = pos.pile(move.dest)[-1:] if move.dest.is_column else ()
+    return card in host or rule_card in on
 
 
 def crux_problem(pos: Position, answer: Answer, misconception: Misconception) -> str | None:
@@ -45,18 +72,28 @@ def crux_problem(pos: Position, answer: Answer, misconception: Misconception) ->
                for d in answer.decisions):
             return None
         return "the move the misconception forces is never on offer and losing at a decision point"
-    spots = [d for d in answer.decisions if d.uses_rule]
+    spots = [d for d in answer.decisions if d.uses_rule and d.rule_decides]
     if not spots:
-        return "the rule's move is never played at a decision point (forced or obvious: the real " \
-               "decision is elsewhere)"
+        return "the rule's move is never played at a decision point where the believer cannot win " \
+               "(the real decision is elsewhere)"
     forced = 0
     for d in spots:
         here = positions[d.index]
-        if not misconception.allowed(here, legal_moves(here)):
+        losing = believer_losing(here, d, misconception)
+        believed = allowed_results(here, misconception)
+        if not believed:
             forced += 1
-        elif d.rule_decides and believer_losing(here, d, misconception):
+        elif len(losing) == len(believed) or any(competes(here, m, d.move) for m in _twins(here, losing,
+                                                                                         misconception)):
             return None
     if forced == len(spots):
         return "where the answer plays the rule's move, the believer has no other move (it is forced)"
-    return "where the answer plays the rule's move, no move the believer makes loses (the believer " \
-           "can still win from there)"
+    return "where the answer plays the rule's move, it is obvious: a move the believer makes still wins, " \
+           "and no losing move there competes with it (the real decision is a tactic, not the rule)"
+
+
+def _twins(pos: Position, losing: list[Move], misconception: Misconception) -> list[Move]:
+    """Every move the believer makes at `pos` that leads where one of `losing` does."""
+    keys = {canonical_key(apply_unchecked(pos, m)) for m in losing}
+    return [m for m in misconception.allowed(pos, legal_moves(pos))
+            if canonical_key(apply_unchecked(pos, m)) in keys]

@@ -322,6 +322,7 @@ class Explanation:
 
     reason: Reason
     facts: RuleFacts | None = None
+    later: int | None = None  # the answer makes this very move later, at this move (0-based)
 
     @property
     def rule(self) -> str | None:
@@ -333,7 +334,7 @@ class Explanation:
 
     def text(self, lang: str) -> str:
         """The explanation in `lang`: the rule's side first, then what the move costs."""
-        return explanation_text(self.facts, self.reason, lang)
+        return explanation_text(self.facts, self.reason, lang, self.later)
 
 
 def believer_plays(pos: Position, move: Move, misconception: Misconception) -> bool:
@@ -430,7 +431,9 @@ def refute(pos: Position, answer: Answer | None, named: Sequence[Move] = (),
     for move in named:
         refused = refusal(pos, move)
         if refused is not None:
-            refused_why = Explanation(Reason(ReasonKind.REFUSED, refusal=refused))
+            # A move refused now may be one the answer makes once the rules allow it: say when.
+            later = _played_later(answer.moves, 0, move) if answer is not None else None
+            refused_why = Explanation(Reason(ReasonKind.REFUSED, refusal=refused), later=later)
             found.append((0, move, refused_why, Temptation.NAMED))
         else:
             legal_named.setdefault(canonical_key(apply_unchecked(pos, move)), move)
@@ -445,20 +448,27 @@ def refute(pos: Position, answer: Answer | None, named: Sequence[Move] = (),
         positions.append(apply_unchecked(positions[-1], move))
     for point in answer.decisions:
         here = positions[point.index]
-        later = set(answer.moves[point.index + 1:])
         believer = misconception if misconception is not None and point.rule_decides else None
         for move in point.losing:
-            if move in later:
-                continue
             plays = believer is not None and believer_plays(here, move, believer)
+            later = _played_later(answer.moves, point.index, move)
+            # The answer's own later move is no wrong move, save the one a belief forces (the
+            # early deal): its lesson is "not yet", so the key says when.
+            if later is not None and not (plays and believer is not None and believer.kind == "force"):
+                continue
             temptation = Temptation.BELIEF if plays else Temptation.OTHER
             if point.index == 0:
                 twin = legal_named.get(canonical_key(apply_unchecked(here, move)))
                 if twin is not None:  # the file's own spelling of the move (a symmetric twin)
                     move, temptation = twin, Temptation.NAMED
             explained = _explained(here, move, believer if plays else None, answer.moves[point.index:])
-            found.append((point.index, move, explained, temptation))
+            found.append((point.index, move, replace(explained, later=later), temptation))
     return _grouped(found)
+
+
+def _played_later(moves: Sequence[Move], index: int, move: Move) -> int | None:
+    """Where the answer makes `move` after its move `index` (0-based), or None."""
+    return next((j for j in range(index + 1, len(moves)) if moves[j] == move), None)
 
 
 def _grouped(found: list[tuple[int, Move, Explanation, Temptation]]) -> list[Refuted]:

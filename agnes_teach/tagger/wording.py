@@ -22,12 +22,17 @@ def rule_text(facts: RuleFacts, lang: str) -> str:
     return i18n.text(lang, WHY_RULE, facts.rule, **values)
 
 
-def explanation_text(facts: RuleFacts | None, reason: Reason, lang: str) -> str:
-    """A wrong move's explanation: the rule's side, when there is one, then what the move costs."""
-    cost = reason_text(reason, lang)
-    if facts is None:
-        return cost
-    return i18n.text(lang, "sheet", "{rule} This move loses: {cost}", rule=rule_text(facts, lang), cost=cost)
+def explanation_text(facts: RuleFacts | None, reason: Reason, lang: str, later: int | None = None) -> str:
+    """A wrong move's explanation: the rule's side, when there is one, then what the move costs;
+    and, for a move the answer makes later (`later`, 0-based), when it does."""
+    out = reason_text(reason, lang)
+    if facts is not None:
+        out = i18n.text(lang, "sheet", "{rule} This move loses: {cost}", rule=rule_text(facts, lang),
+                        cost=out)
+    if later is not None:
+        out = i18n.text(lang, "sheet", "{why} The answer makes this move too, but only at move {n}.", why=out,
+                        n=later + 1)
+    return out
 
 
 def reason_text(reason: Reason, lang: str) -> str:
