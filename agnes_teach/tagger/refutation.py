@@ -451,16 +451,17 @@ def refute(pos: Position, answer: Answer | None, named: Sequence[Move] = (),
         believer = misconception if misconception is not None and point.rule_decides else None
         for move in point.losing:
             plays = believer is not None and believer_plays(here, move, believer)
-            later = _played_later(answer.moves, point.index, move)
-            # The answer's own later move is no wrong move, save the one a belief forces (the
-            # early deal): its lesson is "not yet", so the key says when.
-            if later is not None and not (plays and believer is not None and believer.kind == "force"):
-                continue
             temptation = Temptation.BELIEF if plays else Temptation.OTHER
             if point.index == 0:
                 twin = legal_named.get(canonical_key(apply_unchecked(here, move)))
                 if twin is not None:  # the file's own spelling of the move (a symmetric twin)
                     move, temptation = twin, Temptation.NAMED
+            later = _played_later(answer.moves, point.index, move)
+            # The answer's own later move is no wrong move, save the one the file names as the trap
+            # or a belief forces (the early deal): its lesson is "not yet", so the key says when.
+            forced = plays and believer is not None and believer.kind == "force"
+            if later is not None and not forced and temptation is not Temptation.NAMED:
+                continue
             explained = _explained(here, move, believer if plays else None, answer.moves[point.index:])
             found.append((point.index, move, replace(explained, later=later), temptation))
     return _grouped(found)
