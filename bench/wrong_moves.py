@@ -19,9 +19,10 @@ import sys
 from collections import Counter, defaultdict
 from pathlib import Path
 
+from agnes_teach.registry import Task
 from agnes_teach.render.sheet import answer, key_line, refuted_text
 from agnes_teach.scenario import load_scenario, scenario_files
-from agnes_teach.tagger.answer import MAX_CARDS
+from agnes_teach.tagger.answer import MAX_CARDS, analyse
 from agnes_teach.tagger.crux import crux_problem
 from agnes_teach.tagger.players import MISCONCEPTIONS
 from agnes_teach.tagger.reasons import ReasonKind
@@ -59,7 +60,9 @@ def main(folders: list[str]) -> int:
             refuted_text(e, "en")
         misconception = MISCONCEPTIONS.get(theme)
         if misconception is not None and found is not None and cards_not_home(sc.position) <= MAX_CARDS:
-            problem = crux_problem(sc.position, found, misconception)
+            # judged on the whole answer, as check --teach judges it
+            whole = found if sc.task == Task.WIN else analyse(sc.position, line, misconception)
+            problem = crux_problem(sc.position, whole, misconception)
             if problem is not None:
                 failing.append((Path(file).stem if not sc.id else sc.id, problem))
     print("| theme | " + " | ".join(COLUMNS) + " |")

@@ -18,11 +18,11 @@ from agnes_teach import i18n
 from agnes_teach.engine import apply_unchecked
 from agnes_teach.moves import Move
 from agnes_teach.position import Position
-from agnes_teach.registry import RuleId
+from agnes_teach.registry import RuleId, Task
 from agnes_teach.render.sheet import answer, key_line, library_folder, refuted_text
 from agnes_teach.scenario import Scenario, load_scenario, scenario_files
 from agnes_teach.solver import canonical_key
-from agnes_teach.tagger.answer import Answer
+from agnes_teach.tagger.answer import Answer, analyse
 from agnes_teach.tagger.crux import competes, crux_problem
 from agnes_teach.tagger.players import MISCONCEPTIONS
 from agnes_teach.tagger.reasons import ReasonKind
@@ -135,6 +135,9 @@ def test_the_crux_check_tells_a_rule_puzzle_from_a_tactic(path: str, problem: st
     assert said is None if problem is None else (said is not None and problem in said), said
 
 
+# Library puzzles whose rule is not the crux, awaiting replacement: the list is kept exact below.
+NOT_THE_CRUX = {line for line in (ROOT / "tests" / "not_the_crux.txt").read_text("utf-8").splitlines()
+                if line and not line.startswith("#")}
 LIBRARY = sorted(scenario_files([str(library_folder()), str(library_folder("demo")),
                                  str(library_folder("sorel"))]))
 
@@ -155,6 +158,12 @@ def test_the_library_keys_list_every_wrong_move_once_with_its_facts(path: str) -
             assert "{" not in text and "}" not in text, text
     if found is None:
         return
+    misconception = MISCONCEPTIONS[sc.themes[0]]
+    # The crux is judged on the whole answer, as check --teach judges it (the key of a task that
+    # asks for the first move explains that move alone).
+    whole = found if sc.task == Task.WIN else analyse(sc.position, line, misconception)
+    crux = crux_problem(sc.position, whole, misconception)
+    assert (crux is not None) == (sc.id in NOT_THE_CRUX), crux
     positions = _positions(sc.position, found.moves)
     for entry in entries:
         for move in entry.moves:
