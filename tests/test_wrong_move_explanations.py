@@ -179,3 +179,17 @@ def test_the_library_keys_list_every_wrong_move_once_with_its_facts(path: str) -
             assert any(point.index >= e.indices[0] and any(
                 m == move or (point.index in e.indices and canonical_key(apply_unchecked(here, m)) == key)
                 for m in e.moves) for e in entries), (point.index, move)
+
+
+def test_a_foundation_start_sheet_draws_an_empty_foundation_blank() -> None:
+    # The faint base card in an empty foundation would give the lesson away; other themes keep it.
+    from agnes_teach.render.sheet import load_items
+
+    start = POSITIONS / f"{RuleId.FOUNDATION_START}.yaml"
+    sc = load_scenario(start)
+    assert 0 in sc.position.foundations  # a foundation still to open
+    (item,) = load_items([str(start)], "en")
+    assert "starts with" not in item.diagram
+    from agnes_teach.render.svg import position_svg
+
+    assert "empty foundation, starts with" in position_svg(sc.position, "en")
