@@ -114,9 +114,12 @@ def test_every_losing_move_of_the_answer_is_explained_in_every_language(path: Pa
 
 
 def test_the_tempting_moves_come_first_and_every_wrong_move_is_listed_once() -> None:
-    # The deal the file names as its trap comes first, and the answer's own later deal is said.
+    # The deal the file names as its trap comes first, in its rule's terms, then what it costs; and
+    # the answer's own later deal is said.
     (deal,) = load_items([str(SMALL / "04-deal-late.yaml")], "en")
-    assert deal.why[0].startswith("At move 1: deal the stock — then 9♣ lies on 8♣ in r2;")
+    assert deal.why[0].startswith("At move 1: deal the stock — Dealing is a choice, never a duty, and a deal "
+                                  "lays a new card on every reserve pile: here it would cover 8♣. This move "
+                                  "loses: then 9♣ lies on 8♣ in r2;")
     assert deal.why[0].endswith("The answer makes this move too, but only at move 2.")
     (seven,) = load_items([str(SMALL / "01-empty-column-seven.yaml")], "ru")
     moves = [line.split(" — ")[0].split(": ", 1)[1] for line in seven.why]

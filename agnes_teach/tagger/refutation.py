@@ -382,9 +382,11 @@ def explain_wrong_move(pos: Position, move: Move, sc: Scenario | None = None,
 
 
 def _explained(pos: Position, move: Move, misconception: Misconception | None,
-               line: Sequence[Move]) -> Explanation:
+               line: Sequence[Move], named: bool = False) -> Explanation:
+    """`named`: the file names the move as its theme's trap, so the theme's rule speaks for it
+    even where the belief would not make it."""
     facts = None
-    if misconception is not None and believer_plays(pos, move, misconception):
+    if misconception is not None and (named or believer_plays(pos, move, misconception)):
         facts = rule_facts(misconception.theme, pos, move, lesson_of(pos, misconception, line))
     return Explanation(why_loses(pos, move), facts)
 
@@ -440,7 +442,7 @@ def refute(pos: Position, answer: Answer | None, named: Sequence[Move] = (),
     if answer is None:
         # Too big to find where the rule decides: the rule is cited only when the line's first
         # move is the rule's (a key move) or the belief forces the named move.
-        found += [(0, move, _explained(pos, move, misconception, line[:1]), Temptation.NAMED)
+        found += [(0, move, _explained(pos, move, misconception, line[:1], named=True), Temptation.NAMED)
                   for move in legal_named.values()]
         return _grouped(found)
     positions = [pos]
@@ -462,7 +464,9 @@ def refute(pos: Position, answer: Answer | None, named: Sequence[Move] = (),
             forced = plays and believer is not None and believer.kind == "force"
             if later is not None and not forced and temptation is not Temptation.NAMED:
                 continue
-            explained = _explained(here, move, believer if plays else None, answer.moves[point.index:])
+            named = temptation is Temptation.NAMED
+            cited = misconception if plays or named else None
+            explained = _explained(here, move, cited, answer.moves[point.index:], named=named)
             found.append((point.index, move, replace(explained, later=later), temptation))
     return _grouped(found)
 
