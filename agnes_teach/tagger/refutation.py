@@ -22,9 +22,13 @@ the most telling first:
    moved card (or a dealt one), the last empty column filled, or any card
    buried: a fact beside the solver's proof.
 
-``refute`` gives every losing alternative of an answer's decision points its
-reason, grouped by reason, the tempting ones first; a move the rules refuse
-is explained by its rule (``engine.refusal``).
+``explain_wrong_move`` is the one explanation of a wrong move, for the key
+and the practice page alike: a move the rules refuse by its rule
+(``engine.refusal``); a losing move the theme's misconception makes first in
+the theme's rule's terms (what the rule allows or forbids there, from the
+theme's module in ``agnes_teach/themes``), then by its reason above.
+``refute`` lists every losing alternative of an answer's decision points so
+explained, each move once, the tempting ones first.
 """
 
 from __future__ import annotations
