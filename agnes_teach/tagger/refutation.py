@@ -468,9 +468,9 @@ def refute(pos: Position, answer: Answer | None, named: Sequence[Move] = (),
             forced = plays and believer is not None and believer.kind == "force"
             if later is not None and not forced and temptation is not Temptation.NAMED:
                 continue
-            named = temptation is Temptation.NAMED
-            cited = misconception if plays or named else None
-            explained = _explained(here, move, cited, answer.moves[point.index:], named=named)
+            is_named = temptation is Temptation.NAMED
+            cited = misconception if plays or is_named else None
+            explained = _explained(here, move, cited, answer.moves[point.index:], named=is_named)
             found.append((point.index, move, replace(explained, later=later), temptation))
     return _grouped(found)
 
