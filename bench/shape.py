@@ -35,7 +35,8 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("data", ("shapes", "fields", "validation", "profile", "moves", "position", "keys", "scenario", "deal",
               "pysolfc", "deckfile", "limits", "winrates")),
     ("rules", ("board", "predicates", "engine")),
-    ("analysis", ("i18n", "solver", "graph", "fairness", "hint", "tagger", "checker", "practice", "survey")),
+    ("analysis", ("i18n", "solver", "graph", "fairness", "hint", "themes", "tagger", "checker", "practice",
+                  "survey")),
     ("making", ("generator",)),
     ("drawing", ("render", "templates")),
     ("front", ("api", "cli", "classroom", "__main__", "")),  # "" is the package's own __init__

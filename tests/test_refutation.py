@@ -78,8 +78,12 @@ def test_a_deal_onto_the_card_its_foundation_needs_is_named_with_every_continuat
     assert why.card is not None and why.cover is not None
     assert (card_symbol(why.card), card_symbol(why.cover)) == ("5♥", "9♣")
     (item,) = load_items([str(HERE / "deal-covers-handmade.yaml")], "ru")
-    assert item.why == ("Ход 1: сдать из колоды — сдача кладёт 9♣ на 5♥ в r1, и после этого 5♥ уже не "
-                        "попадёт в дом, как ни играй.",)
+    # The file names the deal as its trap: the key says what the deal rule allows and what the deal
+    # costs; the answer deals too, later, and the key says when.
+    assert item.why == ("Ход 1: сдать из колоды — Сдавать можно, но не обязательно, а сдача кладёт новую "
+                        "карту на каждую стопку резерва: здесь она накроет 5♥. Этот ход проигрывает: сдача "
+                        "кладёт 9♣ на 5♥ в r1, и после этого 5♥ уже не попадёт в дом, как ни играй. "
+                        "В решении этот ход тоже есть, но только на ходу 4.",)
 
 
 @pytest.mark.parametrize(("foundations", "rest", "homes", "pair"), [

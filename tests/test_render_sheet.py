@@ -218,7 +218,9 @@ def test_the_key_explains_a_losing_deal_by_the_card_it_buries_in_every_language(
     for lang, text in texts.items():  # the cards as each language writes them (Т♣ in Russian)
         assert i18n.card_text(block.upper, lang) in text and i18n.card_text(block.lower, lang) in text
         assert block.pile in text
-    assert texts["en"].startswith("At move 1: deal the stock — then")
+    # First what the rule allows (a deal is a choice and covers every reserve top), then the cost.
+    assert texts["en"].startswith("At move 1: deal the stock — Dealing is a choice, never a duty")
+    assert "This move loses: then" in texts["en"]
     assert "может уйти только в дом" in texts["ru"] and "solo puede ir a su base" in texts["es"]
 
 

@@ -81,10 +81,11 @@ def _positions(pos: Position, moves: tuple[Move, ...]) -> list[Position]:
 
 
 def _covers(entries: list[Refuted], here: Position, index: int, move: Move) -> bool:
-    """Does an entry explain `move` at `index` (itself, or a twin of it up to symmetry)?"""
+    """Does an entry explain `move` at `index` (a twin of it up to symmetry there), or the move
+    itself where it is first on offer (each move is listed once)?"""
     key = canonical_key(apply_unchecked(here, move))
-    return any(index in e.indices and any(canonical_key(apply_unchecked(here, m)) == key for m in e.moves)
-               for e in entries)
+    return any((index in e.indices and any(canonical_key(apply_unchecked(here, m)) == key for m in e.moves))
+               or (move in e.moves and e.indices[0] <= index) for e in entries)
 
 
 @pytest.mark.parametrize("path", sorted(SMALL.glob("*.yaml")), ids=lambda p: p.stem)
@@ -93,9 +94,12 @@ def test_every_losing_move_of_the_answer_is_explained_in_every_language(path: Pa
     line = _line(sc)
     found = analyse(sc.position, line, MISCONCEPTIONS.get(sc.themes[0]))
     positions = _positions(sc.position, found.moves)
-    losing = [(d.index, m) for d in found.decisions for m in d.losing]
-    assert losing
+    # A move the answer itself makes later is no wrong move (unless the file names it as the trap,
+    # or the belief forces it: then its line says when the answer makes it).
+    assert any(d.losing for d in found.decisions)
+    losing = [(d.index, m) for d in found.decisions for m in d.losing if m not in found.moves[d.index + 1:]]
     entries = explain_scenario(sc, line)
+    assert entries
     for index, move in losing:
         assert _covers(entries, positions[index], index, move), (index, move)
     for entry in entries:
@@ -109,15 +113,22 @@ def test_every_losing_move_of_the_answer_is_explained_in_every_language(path: Pa
                     assert i18n.card_text(card, lang) in text, text
 
 
-def test_the_tempting_moves_come_first_and_the_key_stays_short() -> None:
-    # The deal the file names as its trap comes first; a puzzle with more wrong moves than the key
-    # has room for says how many it leaves out.
+def test_the_tempting_moves_come_first_and_every_wrong_move_is_listed_once() -> None:
+    # The deal the file names as its trap comes first, in its rule's terms, then what it costs; and
+    # the answer's own later deal is said.
     (deal,) = load_items([str(SMALL / "04-deal-late.yaml")], "en")
-    assert deal.why[0].startswith("At move 1: deal the stock — then 9♣ lies on 8♣ in r2;")
+    assert deal.why[0].startswith("At move 1: deal the stock — Dealing is a choice, never a duty, and a deal "
+                                  "lays a new card on every reserve pile: here it would cover 8♣. This move "
+                                  "loses: then 9♣ lies on 8♣ in r2;")
+    assert deal.why[0].endswith("The answer makes this move too, but only at move 2.")
     (seven,) = load_items([str(SMALL / "01-empty-column-seven.yaml")], "ru")
-    assert len(seven.why) == 4 and seven.why_more == "(Ещё 1 ошибочный ход здесь не разобран.)"
-    # A♥ home takes the King's last place: the theme's believer plays it at moves 1-6.
-    assert seven.why[0].startswith("Ходы 1–6: Т♥>f (Т♥ → в дом) — Т♥ была последней картой")
+    moves = [line.split(" — ")[0].split(": ", 1)[1] for line in seven.why]
+    assert len(moves) == len(set(moves)) == 4  # every wrong move once, none left unexplained
+    # A♥ home takes the King's last place: the theme's believer plays it at moves 1-3, and the key
+    # says first what the empty-column rule allows there.
+    assert seven.why[0].startswith("Ходы 1–3: Т♥>f (Т♥ → в дом) — Пустой столбец здесь принимает только "
+                                   "карту 2")
+    assert "Этот ход проигрывает: Т♥ была последней картой" in seven.why[0]
 
 
 @pytest.mark.parametrize(("kind", "path", "index", "move", "card", "cover"), [

@@ -17,7 +17,6 @@ from pathlib import Path
 from markupsafe import Markup
 
 from .. import i18n
-from ..cards import Card
 from ..engine import apply_move, legal_moves, resolve
 from ..errors import InputError, Problem
 from ..moves import AmbiguousMoveError, Move, MoveText
@@ -27,7 +26,7 @@ from ..registry import Difficulty, RuleId, Task
 from ..scenario import Scenario, load_scenarios, scenario_files
 from ..tagger.answer import MAX_CARDS, answer_cut
 from ..tagger.players import MISCONCEPTIONS
-from ..tagger.refutation import Observation, Reason, ReasonKind, Refuted, explain_scenario
+from ..tagger.refutation import Refuted, explain_scenario
 from ..tagger.teaching import cards_not_home
 from .env import atomic_path, environment, read_asset
 from .svg import exposed_legend, last_cards_note, position_svg, svg_size
@@ -53,8 +52,7 @@ class SheetItem:
     rule: str | None = None  # the rule practised, one sentence (set on the first item of a theme's section)
     difficulty: str | None = None  # "Difficulty: easy", in the sheet's language
     stock_note: str | None = None  # the stock face up, in dealing order (stock_shown: true)
-    why: tuple[str, ...] = ()  # why the wrong moves fail, the tempting ones first (at most MAX_WHY)
-    why_more: str | None = None  # how many losing moves the key leaves unexplained
+    why: tuple[str, ...] = ()  # why the wrong moves fail, every one once, the tempting ones first
     show_title: bool = True  # a generated puzzle's neutral title ("Puzzle 3") would clash with its number
     answer_tail: str | None = None  # one sentence for the moves home after the answer
     answer_lines: int = 9  # writing lines: one per move of the answer on a small puzzle
@@ -82,16 +80,9 @@ def difficulty_label(difficulty: Difficulty | None, lang: str) -> str | None:
     return i18n.text(lang, "sheet", "Difficulty: {level}", level=word)
 
 
-MAX_WHY = 4  # explanation lines per puzzle in the key: the tempting moves first
-
-
-def why_lines(refuted: Sequence[Refuted], lang: str) -> tuple[tuple[str, ...], str | None]:
-    """The key's explanations (at most MAX_WHY) and a note on the losing moves left out."""
-    shown = tuple(refuted_text(r, lang) for r in refuted[:MAX_WHY])
-    left = sum(len(r.moves) for r in refuted[MAX_WHY:])
-    more = i18n.ntext(lang, "sheet", "({n} more wrong move is not explained here.)",
-                      "({n} more wrong moves are not explained here.)", left) if left else None
-    return shown, more
+def why_lines(refuted: Sequence[Refuted], lang: str) -> tuple[str, ...]:
+    """The key's explanations: every wrong move once, the tempting ones first."""
+    return tuple(refuted_text(r, lang) for r in refuted)
 
 
 def _move_shown(move: Move, lang: str) -> str:
@@ -117,82 +108,7 @@ def refuted_text(refuted: Refuted, lang: str) -> str:
     moves = joiner.join(_move_shown(m, lang) for m in refuted.moves)
     return i18n.ntext(lang, "sheet", "At move {at}: {moves} — {why}", "At moves {at}: {moves} — {why}",
                       len(refuted.indices), at=_numbers(refuted.indices), moves=moves,
-                      why=reason_text(refuted.reason, lang))
-
-
-def reason_text(reason: Reason, lang: str) -> str:
-    """Why a move fails, in words (tagger.refutation computed it): a clause after the move."""
-    def card(c: Card | None) -> str:
-        return i18n.card_text(c, lang) if c is not None else ""
-
-    f = {"card": card(reason.card), "cover": card(reason.cover), "other": card(reason.other),
-         "landing": card(reason.landing), "pile": reason.pile}
-    t = i18n.text
-    kind = reason.kind
-    if kind is ReasonKind.REFUSED and reason.refusal is not None:
-        return t(lang, "sheet", "refused by the rules. {why}", why=i18n.refusal_message(reason.refusal, lang))
-    if kind is ReasonKind.DEADLOCK and reason.landing is not None:
-        return t(lang, "sheet", "{landing} was the last card {cover} could ever be laid on; now {cover} can "
-                 "go only to its foundation, yet it lies on {card} in {pile}, which that foundation needs "
-                 "first.", **f)
-    if kind is ReasonKind.DEADLOCK:
-        return t(lang, "sheet", "then {cover} lies on {card} in {pile}; {cover} can go only to its "
-                 "foundation, which needs {card} first, so no line brings every card home.", **f)
-    if kind is ReasonKind.DEAL_COVERS:
-        return t(lang, "sheet", "the deal lays {cover} on {card} in {pile}, and after that {card} never "
-                 "gets home, whatever is played.", **f)
-    if kind is ReasonKind.BURIED:
-        return t(lang, "sheet", "it lays {cover} over {card} in {pile}, and after that {card} never gets "
-                 "home, whatever is played.", **f)
-    if kind in (ReasonKind.LAST_EMPTY, ReasonKind.NEVER_HOME):
-        return _never_home_text(reason, lang, f)
-    if kind is ReasonKind.NOT_BOTH:
-        return t(lang, "sheet", "after it {card} and {other} never both get home: once one of them is home, "
-                 "the other can no longer follow.", **f)
-    if kind is ReasonKind.OBSERVED and reason.observation is not None:
-        return observation_text(reason.observation, lang)
-    return t(lang, "sheet", "it loses: after it no line brings every card home (the solver proves it).")
-
-
-def _never_home_text(reason: Reason, lang: str, f: dict[str, str]) -> str:
-    """A card that no continuation brings home, and what lies on it when its foundation waits."""
-    t = i18n.text
-    if reason.cover is not None:
-        why = t(lang, "sheet", "{card} never gets home, whatever is played: whenever its foundation is ready "
-                "for it, {cover} still lies on it.", **f)
-    else:
-        why = t(lang, "sheet", "{card} never gets home, whatever is played: it is never free when its "
-                "foundation is ready for it.", **f)
-    if reason.kind is ReasonKind.LAST_EMPTY:
-        return t(lang, "sheet", "it fills the last empty column, and after that {why}", why=why)
-    if reason.landing is not None:
-        return t(lang, "sheet", "it sends {landing} home, the last card {other} could be laid on, and after "
-                 "that {why}", why=why, landing=f["landing"], other=f["other"])
-    return t(lang, "sheet", "after it {why}", why=why)
-
-
-def observation_text(seen: Observation, lang: str) -> str:
-    """What a losing move changes for good, in words (tagger.refutation.observe), on a position too
-    big to walk every continuation of: a fact beside the solver's proof."""
-    def sym(card: Card | None) -> str:
-        return i18n.card_text(card, lang) if card is not None else ""
-
-    fields = {"card": sym(seen.card), "under": sym(seen.under), "cover": sym(seen.cover), "pile": seen.pile}
-    t = i18n.text
-    if seen.kind == "no-landing":
-        return t(lang, "sheet", "it loses (the solver proves it): after it {card} has no place left in the "
-                 "columns, since every card it could lie on is home, yet it still covers {under} in {pile}.",
-                 **fields)
-    if seen.kind == "buried" and seen.next:
-        return t(lang, "sheet", "it loses (the solver proves it): it lays {cover} on {card} in {pile}, and "
-                 "{card} is the next card its foundation needs.", **fields)
-    if seen.kind == "buried":
-        return t(lang, "sheet", "it loses (the solver proves it): after it {card} lies under {cover} in "
-                 "{pile}.", **fields)
-    if seen.kind == "last-host":
-        return t(lang, "sheet", "it loses (the solver proves it): it sends {card} home, the last card "
-                 "{under} could still be laid on.", **fields)
-    return t(lang, "sheet", "it loses (the solver proves it): it fills the last empty column.", **fields)
+                      why=refuted.explanation.text(lang))
 
 
 def stock_note(sc: Scenario, lang: str) -> str | None:
@@ -567,13 +483,15 @@ def _sheet_item(sc: Scenario, answered: tuple[str, list[Move]], number: int, lan
     title = scenario_title(sc, lang)
     theme = _theme(sc)
     shown, rest = answer_split(sc, moves)
-    diagram = position_svg(sc.position, lang, caption=title, stock_shown=sc.stock_shown)
+    # The faint base card in an empty foundation would give a foundation.start puzzle's lesson away.
+    diagram = position_svg(sc.position, lang, caption=title, stock_shown=sc.stock_shown,
+                           show_foundation_start=theme != RuleId.FOUNDATION_START)
     lines = _writing_room(sc, len(shown))
     small = cards_not_home(sc.position) <= MAX_CARDS
     width = _diagram_width(diagram)
     compact = small and lines <= COMPACT_LINES and width >= MIN_DIAGRAM_MM
     numbered = small and sc.task == Task.WIN
-    why, more = why_lines(explain_scenario(sc, key_line(sc, moves)), lang)
+    why = why_lines(explain_scenario(sc, key_line(sc, moves)), lang)
     shown_width = width if compact else BIG_DIAGRAM_MM
     wide, height = svg_size(diagram)
     return SheetItem(
@@ -592,7 +510,6 @@ def _sheet_item(sc: Scenario, answered: tuple[str, list[Move]], number: int, lan
         stock_note=stock_note(sc, lang),
         exposed_legend=exposed_legend(sc.position.profile, lang),
         why=why,
-        why_more=more,
         show_title=sc.generator is None,
         answer_lines=lines,
         numbered=numbered,

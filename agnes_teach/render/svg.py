@@ -249,15 +249,18 @@ def _stock_rows(pos: Position) -> list[tuple[int, ...]]:
 
 
 def position_svg(pos: Position, lang: str = "en", move: Move | None = None, caption: str = "",
-                 stock_shown: bool = False) -> Markup:
+                 stock_shown: bool = False, show_foundation_start: bool = True) -> Markup:
     """The diagram of `pos` as an ``<svg>`` element; `move` is drawn as an arrow.
+
+    `show_foundation_start` False draws an empty foundation blank, without the faint card that
+    starts it (a puzzle that asks which card opens a foundation must not show it).
 
     `stock_shown` (a scenario's ``stock_shown: true``) adds the stock's cards
     face up under the reserve, in dealing order, one row per deal to come."""
     i18n.check_lang(lang)
     lay = _layout(pos)
     moving = _moving_cards(pos, move)
-    parts = _foundations_svg(pos, lay, lang)
+    parts = _foundations_svg(pos, lay, lang, show_foundation_start)
     parts += _stock_svg(pos, lay, lang, stock_shown)
     parts += _exposed_svg(pos, lay, lang, moving)
     parts += _piles_svg(pos, lay, lang, moving)
@@ -285,8 +288,9 @@ def _moving_cards(pos: Position, move: Move | None) -> set[int]:
     return set(pile[place.depth:]) if place.kind is PileKind.COLUMN else {move.card}
 
 
-def _foundations_svg(pos: Position, lay: _Layout, lang: str) -> list[str]:
-    """The base rank, then each foundation's top card and count (or the card it starts with)."""
+def _foundations_svg(pos: Position, lay: _Layout, lang: str, show_start: bool = True) -> list[str]:
+    """The base rank, then each foundation's top card and count (or the card it starts with;
+    `show_start` False leaves an empty foundation blank, for a puzzle whose lesson is that card)."""
     t = i18n.text
     base_text = t(lang, "diagram", "base {rank}", rank=rank_letter(pos.base, lang))
     parts = [
@@ -295,7 +299,9 @@ def _foundations_svg(pos: Position, lay: _Layout, lang: str) -> list[str]:
     ]
     for suit, slot in enumerate(lay.foundations):
         top = pos.foundation_top(suit)
-        if top is None:
+        if top is None and not show_start:
+            parts.append(_empty(slot.x, slot.y, "", t(lang, "diagram", "empty")))
+        elif top is None:
             start = make_card(pos.base, suit)
             parts.append(_empty(slot.x, slot.y, card_face(start, lang),
                                 t(lang, "diagram", "empty foundation, starts with {card}",

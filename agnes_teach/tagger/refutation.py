@@ -22,16 +22,20 @@ the most telling first:
    moved card (or a dealt one), the last empty column filled, or any card
    buried: a fact beside the solver's proof.
 
-``refute`` gives every losing alternative of an answer's decision points its
-reason, grouped by reason, the tempting ones first; a move the rules refuse
-is explained by its rule (``engine.refusal``).
+``explain_wrong_move`` is the one explanation of a wrong move, for the key
+and the practice page alike: a move the rules refuse by its rule
+(``engine.refusal``); a losing move the theme's misconception makes first in
+the theme's rule's terms (what the rule allows or forbids there, from the
+theme's module in ``agnes_teach/themes``), then by its reason above.
+``refute`` lists every losing alternative of an answer's decision points so
+explained, each move once, the tempting ones first.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
-from enum import IntEnum, StrEnum
+from enum import IntEnum
 from functools import lru_cache
 
 from ..cards import Card, make_card, rank_at, rank_index, rank_of, suit_of
@@ -40,14 +44,17 @@ from ..graph import autoplay
 from ..keys import state_key
 from ..moves import AmbiguousMoveError, Move, MoveText
 from ..position import Position
-from ..predicates import IllegalMoveError, Refusal
+from ..predicates import IllegalMoveError
 from ..registry import Task
 from ..scenario import Scenario
 from ..solver import canonical_key
 from ..solver.fast import FastState
 from ..solver.search import stuck_cards
+from ..themes import Lesson, RuleFacts, rule_facts
 from .answer import MAX_CARDS, Answer, analyse
 from .players import MISCONCEPTIONS, Misconception
+from .reasons import Observation, Reason, ReasonKind
+from .wording import explanation_text
 
 
 @dataclass(frozen=True)
@@ -77,24 +84,6 @@ def deadlock(pos: Position) -> Deadlock | None:
                     if suit_of(lower) == suit_of(upper) and rel[lower] < rel[upper]:
                         return Deadlock(upper, lower, f"{kind}{index + 1}")
     return None
-
-
-@dataclass(frozen=True)
-class Observation:
-    """What the tempting move changes for good, read off the positions before and after it.
-
-    ``kind``: ``no-landing`` (`card` lost its last landing in the columns, and still covers
-    `under` in `pile`); ``buried`` (`card`, needed next by its foundation when `next` is true,
-    is covered by `cover` in `pile`); ``last-empty`` (the move fills the last empty column);
-    ``last-host`` (the move sends `card` home, the last card `under` could be laid on).
-    A fact, not a proof: the solver proves the loss."""
-
-    kind: str
-    card: Card | None = None
-    under: Card | None = None
-    cover: Card | None = None
-    pile: str = ""
-    next: bool = False
 
 
 def _piles(pos: Position) -> list[tuple[str, tuple[Card, ...]]]:
@@ -239,37 +228,6 @@ def _walk(pos: Position, max_states: int, safe: bool) -> Reach | None:
 # ---------------------------------------------------------------- a reason for every losing move
 
 
-class ReasonKind(StrEnum):
-    """How the key explains a move that loses (or is refused)."""
-
-    REFUSED = "refused"  # the rules refuse it: `refusal`
-    DEADLOCK = "deadlock"  # `cover` lies on `card` in `pile`, can go only home, and home needs `card` first
-    DEAL_COVERS = "deal-covers"  # the deal lays `cover` on `card` in `pile`; `card` then never gets home
-    BURIED = "buried"  # the move lays `cover` over `card` in `pile`; `card` then never gets home
-    LAST_EMPTY = "last-empty"  # it fills the last empty column; `card` then never gets home
-    # After it `card` never gets home (`cover` lies on it when it is needed); for a move home, `landing`
-    # was the last card `other` could be laid on.
-    NEVER_HOME = "never-home"
-    NOT_BOTH = "not-both"  # after it `card` and `other` never both get home
-    OBSERVED = "observed"  # a position too big to explore: what the move changes for good (`observation`)
-    UNEXPLAINED = "unexplained"  # too big to explore, and nothing shows: only the solver's proof
-
-
-@dataclass(frozen=True)
-class Reason:
-    """Why one move loses, in facts a pupil can check (the move itself is not part of it, so
-    moves that lose for the same reason share one)."""
-
-    kind: ReasonKind
-    card: Card | None = None
-    cover: Card | None = None
-    pile: str = ""
-    other: Card | None = None
-    refusal: Refusal | None = None
-    observation: Observation | None = None
-    landing: Card | None = None  # a move home's card, the last one `cover` (`other`) could lie on
-
-
 def _last_landing(pos: Position, move: Move, after: Position, card: Card) -> Card | None:
     """The moved card, when the move took the last place in the columns `card` could lie on (it
     went home): `card` could go onto the tableau before the move, and only home after it."""
@@ -357,6 +315,86 @@ def never_together(after: Position, homes: frozenset[tuple[int, ...]]) -> tuple[
     return (best[1], best[2]) if best is not None else None
 
 
+# ---------------------------------------------------------------- one wrong move, explained
+
+
+@dataclass(frozen=True)
+class Explanation:
+    """Why one wrong move fails: the rule in whose terms it is explained (`facts`: what the theme's
+    rule allows or forbids here, when the move is the theme's misconception at work), and what the
+    move costs (`reason`; for a refused move, the rule that refuses it)."""
+
+    reason: Reason
+    facts: RuleFacts | None = None
+    later: int | None = None  # the answer makes this very move later, at this move (0-based)
+
+    @property
+    def rule(self) -> str | None:
+        """The rule the explanation cites: the one that refuses the move, or the one the theme's
+        misconception denies; None when only the cost speaks."""
+        if self.reason.refusal is not None:
+            return self.reason.refusal.rule
+        return self.facts.rule if self.facts is not None else None
+
+    def text(self, lang: str) -> str:
+        """The explanation in `lang`: the rule's side first, then what the move costs."""
+        return explanation_text(self.facts, self.reason, lang, self.later)
+
+
+def believer_plays(pos: Position, move: Move, misconception: Misconception) -> bool:
+    """Is `move` one the theme's believer makes here? A *forbid* belief: the belief allows it (the
+    caller says where the rule decides); a *force* belief: the belief forces this very move."""
+    moves = legal_moves(pos)
+    allowed = misconception.allowed(pos, moves)
+    if misconception.kind == "force":
+        return move in allowed and len(allowed) < len(moves)
+    return move in allowed
+
+
+def lesson_of(pos: Position, misconception: Misconception, line: Sequence[Move] = ()) -> Lesson | None:
+    """The move that uses the rule the belief denies: the first of `line` (the answer from `pos`)
+    that the belief forbids, with the position it is played from; without a line, a legal move
+    here that the belief forbids. None for a *force* belief, or when there is none."""
+    if misconception.kind != "forbid":
+        return None
+    here = pos
+    for move in line:
+        if not misconception.allowed(here, [move]):
+            return Lesson(here, move)
+        here = apply_unchecked(here, move)
+    if line:
+        return None
+    forbidden = [m for m in legal_moves(pos) if not misconception.allowed(pos, [m])]
+    return Lesson(pos, forbidden[0]) if forbidden else None
+
+
+def explain_wrong_move(pos: Position, move: Move, sc: Scenario | None = None,
+                       line: Sequence[Move] = ()) -> Explanation:
+    """Why `move` fails at `pos`: the one function the answer key and the practice page call.
+
+    A move the rules refuse is explained by the rule that refuses it. A legal one (the caller
+    knows it loses: the solver proved it) is explained by what it costs (``why_loses``) and, when
+    it is what the puzzle's theme's misconception plays here, first by what the theme's rule
+    allows or forbids here (``themes.rule_facts``): the rule's move taken from `line`, the answer
+    from `pos` when the caller knows it, else a legal move here that the belief forbids."""
+    refused = refusal(pos, move)
+    if refused is not None:
+        return Explanation(Reason(ReasonKind.REFUSED, refusal=refused))
+    theme = sc.themes[0] if sc is not None and sc.themes else None
+    misconception = MISCONCEPTIONS.get(theme) if theme is not None else None
+    return _explained(pos, move, misconception, line)
+
+
+def _explained(pos: Position, move: Move, misconception: Misconception | None,
+               line: Sequence[Move], named: bool = False) -> Explanation:
+    """`named`: the file names the move as its theme's trap, so the theme's rule speaks for it
+    even where the belief would not make it."""
+    facts = None
+    if misconception is not None and (named or believer_plays(pos, move, misconception)):
+        facts = rule_facts(misconception.theme, pos, move, lesson_of(pos, misconception, line))
+    return Explanation(why_loses(pos, move), facts)
+
+
 # ---------------------------------------------------------------- the answer's losing moves, explained
 
 
@@ -370,73 +408,99 @@ class Temptation(IntEnum):
 
 @dataclass(frozen=True)
 class Refuted:
-    """Wrong moves that lose (or are refused) for one reason, and where they are on offer: before
-    the answer's moves `indices` (0: the puzzle's start)."""
+    """Wrong moves that fail for one reason, and where they are on offer: before the answer's
+    moves `indices` (0: the puzzle's start)."""
 
     indices: tuple[int, ...]
     moves: tuple[Move, ...]
-    reason: Reason
+    explanation: Explanation
     temptation: Temptation
+
+    @property
+    def reason(self) -> Reason:
+        """What the moves cost (or the rule that refuses them)."""
+        return self.explanation.reason
 
 
 def refute(pos: Position, answer: Answer | None, named: Sequence[Move] = (),
-           misconception: Misconception | None = None) -> list[Refuted]:
-    """Every losing alternative of the answer's decision points with its reason, grouped by
-    reason, the tempting ones first (`named` moves, then the believer's), then by move number.
+           misconception: Misconception | None = None, line: Sequence[Move] = ()) -> list[Refuted]:
+    """Every losing alternative of the answer's decision points explained (``explain_wrong_move``),
+    each move listed once, the tempting ones first (`named` moves, then the believer's), then by
+    move number. A move the answer itself plays later is not a wrong move, and is left out.
 
     `named`: the file's tempting moves at the start; a refused one is explained by its rule.
     Without an `answer` (a position too big to analyse), the legal named moves are taken as
-    the file claims: losing (the checker proves it)."""
-    found: list[tuple[int, Move, Reason, Temptation]] = []
+    the file claims: losing (the checker proves it); `line` is then the winning line, where the
+    rule's move is looked for."""
+    found: list[tuple[int, Move, Explanation, Temptation]] = []
     legal_named: dict[bytes, Move] = {}
     for move in named:
         refused = refusal(pos, move)
         if refused is not None:
-            found.append((0, move, Reason(ReasonKind.REFUSED, refusal=refused), Temptation.NAMED))
+            # A move refused now may be one the answer makes once the rules allow it: say when.
+            later = _played_later(answer.moves, 0, move) if answer is not None else None
+            refused_why = Explanation(Reason(ReasonKind.REFUSED, refusal=refused), later=later)
+            found.append((0, move, refused_why, Temptation.NAMED))
         else:
             legal_named.setdefault(canonical_key(apply_unchecked(pos, move)), move)
     if answer is None:
-        found += [(0, move, why_loses(pos, move), Temptation.NAMED) for move in legal_named.values()]
+        # Too big to find where the rule decides: the rule is cited only when the line's first
+        # move is the rule's (a key move) or the belief forces the named move.
+        found += [(0, move, _explained(pos, move, misconception, line[:1], named=True), Temptation.NAMED)
+                  for move in legal_named.values()]
         return _grouped(found)
     positions = [pos]
     for move in answer.moves:
         positions.append(apply_unchecked(positions[-1], move))
     for point in answer.decisions:
         here = positions[point.index]
-        believer = set(misconception.allowed(here, legal_moves(here))) \
-            if misconception is not None and point.rule_decides else set()
+        believer = misconception if misconception is not None and point.rule_decides else None
         for move in point.losing:
-            temptation = Temptation.BELIEF if move in believer else Temptation.OTHER
+            plays = believer is not None and believer_plays(here, move, believer)
+            temptation = Temptation.BELIEF if plays else Temptation.OTHER
             if point.index == 0:
                 twin = legal_named.get(canonical_key(apply_unchecked(here, move)))
                 if twin is not None:  # the file's own spelling of the move (a symmetric twin)
                     move, temptation = twin, Temptation.NAMED
-            found.append((point.index, move, why_loses(here, move), temptation))
+            later = _played_later(answer.moves, point.index, move)
+            # The answer's own later move is no wrong move, save the one the file names as the trap
+            # or a belief forces (the early deal): its lesson is "not yet", so the key says when.
+            forced = plays and believer is not None and believer.kind == "force"
+            if later is not None and not forced and temptation is not Temptation.NAMED:
+                continue
+            is_named = temptation is Temptation.NAMED
+            cited = misconception if plays or is_named else None
+            explained = _explained(here, move, cited, answer.moves[point.index:], named=is_named)
+            found.append((point.index, move, replace(explained, later=later), temptation))
     return _grouped(found)
 
 
-def _grouped(found: list[tuple[int, Move, Reason, Temptation]]) -> list[Refuted]:
-    """One entry per reason and set of move numbers: a move losing the same way at several points
-    is one entry, and so are moves losing the same way at the same points."""
-    by_move: list[tuple[Reason, Move, list[int], Temptation]] = []
-    for index, move, reason, temptation in found:
-        for i, (have, other, indices, was) in enumerate(by_move):
-            if have == reason and other == move:
-                indices.append(index)
-                by_move[i] = (have, other, indices, min(was, temptation))
-                break
-        else:
-            by_move.append((reason, move, [index], temptation))
+def _played_later(moves: Sequence[Move], index: int, move: Move) -> int | None:
+    """Where the answer makes `move` after its move `index` (0-based), or None."""
+    return next((j for j in range(index + 1, len(moves)) if moves[j] == move), None)
+
+
+def _grouped(found: list[tuple[int, Move, Explanation, Temptation]]) -> list[Refuted]:
+    """Each move once, at the first point it is on offer (and at the later points where it fails
+    the same way); then one entry per explanation and set of move numbers, so moves failing the
+    same way at the same points share a line."""
+    by_move: dict[Move, tuple[Explanation, list[int], Temptation]] = {}
+    for index, move, explanation, temptation in found:
+        have = by_move.get(move)
+        if have is None:
+            by_move[move] = (explanation, [index], temptation)
+        elif have[0] == explanation:
+            by_move[move] = (explanation, [*have[1], index], min(have[2], temptation))
     out: list[Refuted] = []
-    for reason, move, indices, temptation in by_move:
+    for move, (explanation, indices, temptation) in by_move.items():
         at = tuple(sorted(set(indices)))
         for i, entry in enumerate(out):
-            if entry.reason == reason and entry.indices == at:
+            if entry.explanation == explanation and entry.indices == at:
                 out[i] = replace(entry, moves=(*entry.moves, move),
                                  temptation=min(entry.temptation, temptation))
                 break
         else:
-            out.append(Refuted(at, (move,), reason, temptation))
+            out.append(Refuted(at, (move,), explanation, temptation))
     return sorted(out, key=lambda r: (r.temptation, r.indices[0]))
 
 
@@ -468,25 +532,34 @@ def _claimed_losing(sc: Scenario, named: list[Move]) -> list[Move]:
     return [m for m in named if m in claimed or refusal(sc.position, m) is not None]
 
 
+def key_analysis(sc: Scenario, line: Sequence[Move]) -> Answer | None:
+    """The answer whose decision points a puzzle's key explains: a small puzzle's (at most
+    ``MAX_CARDS`` cards not home) along `line`, only the first for a task that asks for the first
+    move; None for a bigger one, a legal-moves task, or a first move home (no decision point)."""
+    pos = sc.position
+    if _not_home(pos) > MAX_CARDS or not line or sc.task == Task.LEGAL_MOVES:
+        return None
+    found = _analysed(pos, tuple(line), sc.themes[0] if sc.themes else None)
+    if sc.task != Task.WIN:
+        found = replace(found, decisions=tuple(d for d in found.decisions if d.index == 0))
+        if not found.decisions:
+            return None
+    return found
+
+
 def explain_scenario(sc: Scenario, line: Sequence[Move]) -> list[Refuted]:
     """Every wrong move a puzzle's key explains, the tempting ones first (``refute``).
 
     `line`: the answer's winning line (a win task's solution, a key-move puzzle's key move and
-    on). A small puzzle (at most ``MAX_CARDS`` cards not home) has every decision point of its
-    answer analysed (only the first, for a task that asks for the first move); a bigger one
-    explains the tempting moves its file names, as the file claims them."""
-    pos = sc.position
+    on). A small puzzle has every decision point of its answer analysed (``key_analysis``); a
+    bigger one explains the tempting moves its file names, as the file claims them."""
     theme = sc.themes[0] if sc.themes else None
     misconception = MISCONCEPTIONS.get(theme) if theme is not None else None
     named = named_moves(sc)
-    if _not_home(pos) > MAX_CARDS or not line or sc.task == Task.LEGAL_MOVES:
-        return refute(pos, None, _claimed_losing(sc, named), misconception)
-    found = _analysed(pos, tuple(line), theme)
-    if sc.task != Task.WIN:
-        found = replace(found, decisions=tuple(d for d in found.decisions if d.index == 0))
-        if not found.decisions:  # the first move is one home: no decision point analysed
-            return refute(pos, None, _claimed_losing(sc, named), misconception)
-    return refute(pos, found, named, misconception)
+    found = key_analysis(sc, line)
+    if found is None:
+        return refute(sc.position, None, _claimed_losing(sc, named), misconception, line)
+    return refute(sc.position, found, named, misconception)
 
 
 @lru_cache(maxsize=256)

@@ -29,6 +29,7 @@ from ..position import Position
 from ..registry import Verdict
 from ..solver import canonical_key, solve
 from .answer import MAX_ANSWER, MAX_CARDS, Answer, Verdicts, analyse, answer_cut
+from .crux import crux_problem
 from .detectors import Lesson
 from .players import (
     CONFIRM_MAX,
@@ -216,6 +217,9 @@ def shape_problem(kept: Kept, theme: ThemeTag, verdict: Verdicts) -> tuple[str |
     answer = analyse(pos, kept.line, MISCONCEPTIONS[theme.id], verdict)
     if not answer.rule_decides:
         return "the misconception does not lose at a decision point of the answer", answer
+    crux = crux_problem(pos, answer, MISCONCEPTIONS[theme.id])
+    if crux is not None:
+        return f"the rule is not the crux: {crux}", answer
     if answer.unknown:
         return "a move at a decision point is undecided", answer
     if not answer.only_moves:
