@@ -27,8 +27,11 @@ from ..moves import Move
 from ..position import Position
 from ..registry import Difficulty, Task, Verdict
 from ..solver import first_move_verdicts
+from ..tagger.answer import Verdicts
 from ..tagger.detectors import Lesson
+from ..tagger.players import MISCONCEPTIONS
 from ..tagger.shortest import ShortestAnswers, shortest_answers
+from ..tagger.small import kept_of, shape_problem
 from ..tagger.teaching import decision_points, difficulty_of, difficulty_score
 from ..tagger.themes import THEME_TAGS
 
@@ -59,15 +62,29 @@ def answer_key(pos: Position, theme: str | None, random: float) -> AnswerKey:
         raise KeyProblem(f"the solver could not decide the first moves {undecided}")
     losing = tuple(verdicts.losing)
     tag = THEME_TAGS.get(theme or "")
+    verdict = Verdicts()
 
-    def uses_rule(answer: tuple[Move, ...]) -> bool:
+    def full_line(answer: tuple[Move, ...]) -> tuple[Move, ...]:
         after = pos
         for move in answer:
             after = apply_unchecked(after, move)
-        line = (*answer, *home_run(after)[1])
-        return tag is not None and tag.detect(Lesson(pos, line, losing, within=len(line)))
+        return (*answer, *home_run(after)[1])
 
-    answers = shortest_answers(pos, prefer=uses_rule if tag is not None else None)
+    def teaches(answer: tuple[Move, ...]) -> bool:
+        """The answer uses the rule; with a misconception, it meets the shape criteria too (the rule
+        deciding at a decision point, only moves: ``tagger.small.shape_problem``)."""
+        if tag is None:
+            return False
+        line = full_line(answer)
+        if tag.id not in MISCONCEPTIONS:
+            return tag.detect(Lesson(pos, line, losing, within=len(line)))
+        return shape_problem(kept_of(pos, list(line), tag.id), tag, verdict)[0] is None
+
+    answers = shortest_answers(pos, prefer=teaches if tag is not None else None)
+    if tag is not None and not teaches(answers.key):
+        problem = shape_problem(kept_of(pos, list(full_line(answers.key)), tag.id), tag, verdict)[0] \
+            if tag.id in MISCONCEPTIONS else "the answer does not use the rule"
+        raise KeyProblem(f"no shortest answer teaches: {problem}")
     decisions, _ = decision_points(pos, answers.key)
     winning = sum(1 for g in verdicts.groups if g.status == Verdict.WON)
     return AnswerKey(answers, losing, winning, decisions, difficulty_of(answers.length, decisions, random),

@@ -78,6 +78,11 @@ def _layers(pos: Position) -> tuple[list[Layer], list[Edges]]:
     return layers, parents
 
 
+def answer_length(pos: Position) -> int:
+    """The length of a shortest answer from `pos` (raises TooLarge)."""
+    return len(_layers(pos)[0]) - 1
+
+
 def shortest_answers(pos: Position,
                      prefer: Callable[[tuple[Move, ...]], bool] | None = None) -> ShortestAnswers:
     """The shortest answers of `pos` (raises TooLarge). The key is the first of them in the engine's
