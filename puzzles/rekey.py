@@ -8,7 +8,9 @@ and puzzles/sorel) this writes, with the generator's own function
 answer and the ``answer:`` record, ``expect.trap_moves`` (every losing first
 move), and the rating from the answer, its decision points and the measured
 random-play rate. A file whose claims cannot be made exact (a key-move puzzle
-with two winning first moves, say) is deleted and named. Each file is replaced
+with two winning first moves, say), or that no longer passes ``check --teach``
+with its shortest answer (another, longer answer beside it: criterion 5), is
+deleted and named. Each file is replaced
 atomically, so a stopped run leaves every file whole. Prints one line per file
 (old answer length and rating -> new) and the medians per rating.
 """
@@ -23,6 +25,7 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent))
 
+from agnes_teach.checker import check_scenario  # noqa: E402
 from agnes_teach.engine import apply_unchecked, finishes_home, resolve  # noqa: E402
 from agnes_teach.generator.answer_key import KeyProblem, answer_key, keyed_data  # noqa: E402
 from agnes_teach.generator.output import to_yaml  # noqa: E402
@@ -69,14 +72,29 @@ def main() -> None:
             if not args.dry_run:
                 path.unlink()
             continue
-        by_rating.setdefault(str(key.difficulty), []).append(key.answers.length)
         print(f"{sc.id}: {sc.task} answer {old_answer(sc)} -> {key.answers.length} "
               f"({key.answers.count} that short), {sc.difficulty} -> {key.difficulty} "
               f"(score {key.score:.1f}), trap moves {len(key.trap_moves)}", flush=True)
-        if not args.dry_run:
-            tmp = path.with_name(f".{path.name}.tmp")
-            tmp.write_text(to_yaml(new), encoding="utf-8")
+        tmp = path.with_name(f".{path.name}.tmp")
+        tmp.write_text(to_yaml(new), encoding="utf-8")
+        try:
+            checked = check_scenario(load_scenario(tmp), teach=True)
+        except BaseException:  # stopped (or failed) mid-way: leave no half-made file behind
+            tmp.unlink()
+            raise
+        if not checked.ok:
+            why = "; ".join(e.message for e in checked.errors)
+            dropped.append(f"{path}: {why}")
+            print(f"DROP {path}: {why}", flush=True)
+            tmp.unlink()
+            if not args.dry_run:
+                path.unlink()
+            continue
+        if args.dry_run:
+            tmp.unlink()
+        else:
             tmp.replace(path)
+        by_rating.setdefault(str(key.difficulty), []).append(key.answers.length)
     for rating in ("easy", "medium", "hard"):
         lengths = by_rating.get(rating, [])
         if lengths:
