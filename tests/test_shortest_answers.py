@@ -24,7 +24,7 @@ from agnes_teach.cli import app
 from agnes_teach.engine import apply_unchecked, finishes_home, legal_moves, resolve
 from agnes_teach.moves import Move
 from agnes_teach.position import Position
-from agnes_teach.scenario import Scenario, load_scenario, scenario_from_data, scenario_files
+from agnes_teach.scenario import Scenario, load_scenario, scenario_files, scenario_from_data
 from agnes_teach.yamlio import Locator
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -194,7 +194,8 @@ EMPTY = ROOT / "puzzles" / "small" / "tableau.empty" / "tableau-empty-d10-m29-c1
     ("10H>t3 9S>t3 5C>f 6C>f 7C>f 8D>f 9C>t6 10D>t4", True, 12),  # a longer one wins as well
     ("10H>t3 9S>t3 5C>f 6C>f", False, None),  # the 10 of diamonds is still buried
 ])
-def test_check_accepts_a_line_after_which_the_rest_goes_home(solution: str, ok: bool, rest: int | None) -> None:
+def test_check_accepts_a_line_after_which_the_rest_goes_home(solution: str, ok: bool,
+                                                            rest: int | None) -> None:
     result = runner.invoke(app, ["check", str(EMPTY), "--solution", solution])
     assert (result.exit_code == 0) is ok, result.stdout
     if ok:
