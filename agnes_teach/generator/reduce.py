@@ -35,7 +35,7 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 
 from ..deal import deal as deal_position
-from ..engine import apply_unchecked
+from ..engine import apply_unchecked, home_run
 from ..moves import Move
 from ..position import Position
 from ..profile import Profile
@@ -54,6 +54,7 @@ from ..tagger.small import (
     economy,
     judge,
     keeps_lesson,
+    kept_of,
     lesson_moves,
     reductions,
 )
@@ -222,13 +223,21 @@ def as_puzzle(theme_id: str, reduced: Reduced, source: str, want: Task | None = 
         return None
     if task == Task.KEY_MOVE and exact.winning_choices != 1:
         return None
+    # Minimal with the key's own line: `check --teach` cuts "start after" the key's first move.
+    end = kept.position
+    for move in exact.answers.key:
+        end = apply_unchecked(end, move)
+    line = [*exact.answers.key, *home_run(end)[1]]
+    broken, passing = economy(kept_of(kept.position, line, theme_id), theme, Verdicts())
+    if passing:
+        return None
     stats = {"random": judged.random, "decisions": float(exact.decisions),
              "misconception": judged.believer or 0.0, "answer": float(exact.answers.length),
              "cards": float(kept.cards), "refute_depth": 1.0 if distractor.rule is None else 0.0}
     return Puzzle(theme_id, task, 0, kept.position, list(kept.line), distractor, exact.difficulty,
                   score=exact.score, key=puzzle_key(kept.position), key_move=key_move,
                   trap_move=trap_move, stats=stats, stock_shown=bool(kept.position.stock), source=source,
-                  economy=dict(reduced.economy), minimal=True, reduced=kept.steps, answer_key=exact)
+                  economy=broken, minimal=True, reduced=kept.steps, answer_key=exact)
 
 
 @dataclass
