@@ -18,6 +18,8 @@ from .engine import (
     IllegalMoveError,
     Refusal,
     apply_unchecked,
+    finishes_home,
+    home_run,
     legal_moves,
     refusal,
     resolve,
@@ -51,12 +53,25 @@ class CheckError:
 
 
 @dataclass
+class HomeNote:
+    """A solution that wins as a worksheet counts it: after its last move, `cards` go home by themselves."""
+
+    claim: str  # solution or --solution
+    cards: int
+    message: str
+
+    def to_json(self) -> dict[str, object]:
+        return {"claim": self.claim, "home_by_themselves": self.cards, "message": self.message}
+
+
+@dataclass
 class CheckResult:
     file: str
     id: str
     errors: list[CheckError] = field(default_factory=list)
     verified: list[str] = field(default_factory=list)
     failed: list[str] = field(default_factory=list)  # the claims that do not hold, by the same names
+    notes: list[HomeNote] = field(default_factory=list)  # solutions that win with the rest going home
 
     @property
     def ok(self) -> bool:
@@ -70,6 +85,7 @@ class CheckResult:
             "verified": self.verified,
             "failed": self.failed,
             "errors": [e.to_json() for e in self.errors],
+            "notes": [n.to_json() for n in self.notes],
         }
 
 
@@ -90,7 +106,10 @@ def _resolve_or_error(
 def replay(
     pos: Position, moves: list[MoveText], lang: str, file: str, line: int | None, must_win: bool
 ) -> tuple[list[CheckError], Position]:
-    """Play `moves` from `pos`; the first refused move ends the replay with its rule."""
+    """Play `moves` from `pos`; the first refused move ends the replay with its rule.
+
+    `must_win`: the line must win as a worksheet counts it, all 52 cards home or every card left
+    going home by foundation moves alone (``engine.finishes_home``)."""
     t = i18n.text
     for index, text in enumerate(moves, start=1):
         got = _resolve_or_error(pos, text, file, line)
@@ -101,7 +120,7 @@ def replay(
             return [CheckError(why.rule, message, index, shown)], pos
         assert isinstance(got, Move)
         pos = apply_unchecked(pos, got)
-    if must_win and not pos.is_won():
+    if must_win and not finishes_home(pos):
         home = pos.cards_home()
         message = i18n.rule_message(lang, RuleId.END_WIN,
                                     home=t(lang, "check", "{n} of 52 cards home", n=home))
@@ -144,6 +163,11 @@ def check_scenario(
                 progress(f"{sc.id}: proving {key}")
             with _claim(result, key):
                 _check_first_move(sc, result, lang, key, budget)
+    if "trap_moves" in expect:
+        if progress:
+            progress(f"{sc.id}: proving trap_moves")
+        with _claim(result, "trap_moves"):
+            _check_trap_moves(sc, result, lang, budget)
     with _claim(result, "themes"):
         _check_theme_use(sc, result, lang)
     with _claim(result, "hidden stock"):
@@ -190,9 +214,67 @@ def _check_solutions(sc: Scenario, result: CheckResult, lang: str,
         # formats.md: a file's solution must win for task "win".  A solution given
         # on the command line is a claimed win unless the task is only about legal moves.
         must_win = sc.task == Task.WIN if label == "solution" else sc.task != Task.LEGAL_MOVES
-        errors, _ = replay(sc.position, moves, lang, sc.file, line, must_win=must_win)
+        errors, end = replay(sc.position, moves, lang, sc.file, line, must_win=must_win)
         result.errors.extend(errors)
         (result.failed if errors else result.verified).append(label)
+        if must_win and not errors and not end.is_won():
+            rest = 52 - end.cards_home()
+            result.notes.append(HomeNote(label, rest, i18n.ntext(
+                lang, "check", "{claim}: after its last move the remaining {n} card goes home by itself",
+                "{claim}: after its last move the remaining {n} cards go home by themselves", rest,
+                claim=label)))
+    if sc.answer is not None and sc.solution is not None:
+        with _claim(result, "answer"):
+            _check_answer(sc, result, lang)
+
+
+def _check_answer(sc: Scenario, result: CheckResult, lang: str) -> None:
+    """answer: the solution is a shortest answer of answer.moves moves, one of answer.count, and each
+    alternative is another answer of that length (found again by the breadth-first search)."""
+    from .tagger.shortest import TooLarge, is_answer, shortest_answers
+
+    t = i18n.text
+    claim = sc.answer
+    assert claim is not None and sc.solution is not None
+    lines = [sc.solution, *map(list, claim.alternatives)]
+    for moves in lines:
+        line = _played(sc.position, moves)
+        if line is None or len(line) != claim.moves or not is_answer(sc.position, line):
+            result.errors.append(CheckError(RuleId.END_WIN, t(
+                lang, "check", "answer: {moves} is not an answer of {n} moves after which the rest goes "
+                "home by itself", moves=" ".join(m.text for m in moves), n=claim.moves)))
+            return
+    try:
+        found = shortest_answers(sc.position)
+    except TooLarge as exc:
+        result.errors.append(CheckError(RuleId.END_WIN, t(
+            lang, "check", "answer is not proved: {why}", why=str(exc))))
+        return
+    if found.length != claim.moves:
+        result.errors.append(CheckError(RuleId.END_WIN, t(
+            lang, "check", "answer: the solution has {n} moves, but an answer of {shortest} moves exists: "
+            "{moves}", n=claim.moves, shortest=found.length, moves=" ".join(map(str, found.key)))))
+    elif found.count != claim.count:
+        result.errors.append(CheckError(RuleId.END_WIN, t(
+            lang, "check", "answer.count is {claimed}, but {count} answers of {n} moves exist",
+            claimed=claim.count, count=found.count, n=found.length)))
+    else:
+        result.verified.append("answer")
+
+
+def _played(pos: Position, texts: list[MoveText]) -> tuple[Move, ...] | None:
+    """The moves of `texts` as played from `pos`; None when one of them is not legal there."""
+    out: list[Move] = []
+    for text in texts:
+        try:
+            move = resolve(pos, text)
+        except (AmbiguousMoveError, IllegalMoveError):
+            return None
+        if refusal(pos, move) is not None:
+            return None
+        out.append(move)
+        pos = apply_unchecked(pos, move)
+    return tuple(out)
 
 
 def _check_winnable(sc: Scenario, result: CheckResult, lang: str, budget: float) -> None:
@@ -321,11 +403,49 @@ def _check_first_move(sc: Scenario, result: CheckResult, lang: str, key: str, bu
             result.verified.append("trap_move")
 
 
+def _check_trap_moves(sc: Scenario, result: CheckResult, lang: str, budget: float) -> None:
+    """trap_moves: the position is won, and the moves listed are exactly its losing first moves."""
+    t = i18n.text
+    pos = sc.position
+    claimed: set[Move] = set()
+    for got in _moves_of(sc, sc.expect["trap_moves"], "expect", "trap_moves"):
+        why = got if isinstance(got, Refusal) else refusal(pos, got)
+        if why is not None:
+            result.errors.append(CheckError(why.rule, t(
+                lang, "check", "expect.{key} {move} is not even legal: {why}", key="trap_moves",
+                move=why.move, why=i18n.refusal_message(why, lang)), None, why.move))
+            return
+        assert isinstance(got, Move)
+        claimed.add(got)
+    verdicts = first_move_verdicts(pos, seconds=budget)
+    if verdicts.unknown:
+        result.errors.append(CheckError(RuleId.END_LOSS, t(
+            lang, "check", "expect.trap_moves is not proved: the solver could not decide the position "
+            "after {moves} within {budget} s", moves=", ".join(map(str, verdicts.unknown)), budget=budget)))
+        return
+    losing = set(verdicts.losing)
+    if not verdicts.winning:
+        result.errors.append(CheckError(RuleId.END_LOSS, t(
+            lang, "check", "expect.trap_move: every first move loses, so there is no trap to avoid")))
+    elif claimed - losing:
+        move = sorted(map(str, claimed - losing))[0]
+        result.errors.append(CheckError(RuleId.END_LOSS, t(
+            lang, "check", "expect.trap_move {move} does not lose: the solver found a win after it",
+            move=move), None, move))
+    elif losing - claimed:
+        left_out = ", ".join(sorted(map(str, losing - claimed)))
+        result.errors.append(CheckError(RuleId.END_LOSS, t(
+            lang, "check", "expect.trap_moves leaves out {moves}, which lose too", moves=left_out)))
+    else:
+        result.verified.append("trap_moves")
+
+
 # ------------------------------------------------------------ teaching properties (issue 8)
 
 
 def _line_of(sc: Scenario) -> list[Move]:
-    """The scenario's solution as moves (up to the first that does not play), else its key move."""
+    """The scenario's solution as moves (up to the first that does not play), else its key move;
+    a solution after which the rest goes home by itself is followed by those moves home."""
     texts = list(sc.solution or [])
     if not texts and "key_move" in sc.expect:
         texts = [sc.expect["key_move"]]
@@ -339,6 +459,8 @@ def _line_of(sc: Scenario) -> list[Move]:
             break
         out.append(got)
         pos = apply_unchecked(pos, got)
+    if out and len(out) == len(texts) and not pos.is_won():
+        out.extend(home_run(pos)[1])
     return out
 
 
@@ -390,6 +512,9 @@ def _check_hidden_stock(sc: Scenario, result: CheckResult, lang: str) -> None:
         (got,) = _moves_of(sc, [sc.expect["trap_move"]], "expect", "trap_move")
         if isinstance(got, Move):
             claims.append(("trap_move", status_claim(got, Verdict.LOST)))
+    for got in _moves_of(sc, sc.expect.get("trap_moves", []), "expect", "trap_moves"):
+        if isinstance(got, Move):
+            claims.append(("trap_moves", status_claim(got, Verdict.LOST)))
     if "winnable" in sc.expect:
         claimed = Verdict.WON if sc.expect["winnable"] else Verdict.LOST
         claims.append(("winnable", status_claim(None, claimed)))

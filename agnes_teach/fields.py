@@ -97,11 +97,28 @@ def expect_record() -> Record:
     return Record(name="expect", fields=(
         Field("winnable", Boolean(), "Claim: the position can be won (true) or cannot (false)."),
         Field("key_move", MoveShape(), "Claim: the only first move that keeps the win."),
-        Field("trap_move", MoveShape(), "Claim: a legal first move that loses although the position is won."),
+        Field("trap_move", MoveShape(), "Claim: a legal first move that loses although the position is won "
+              "(the older, single form; trap_moves names them all)."),
+        Field("trap_moves", ListOf(MoveShape(), max_items=200, unique=True,
+                                   words="a list of moves, such as [10H>f, deal]"),
+              "Claim: exactly these legal first moves lose, every one of them, although the position is "
+              "won."),
         Field("legal", MovesShape(), "Claim: exactly these moves are legal (in any order)."),
         Field("illegal", MapOf(keys=MOVE_PATTERN, key_words="a move such as 6H>f", value=rule_id,
                                     min_items=1, max_items=200, key_shape=MoveShape()),
               "Claim: each move is refused, by the rule id given."),
+    ))
+
+
+@cache
+def answer_record() -> Record:
+    return Record(name="answer", fields=(
+        Field("moves", Integer(minimum=0), "How many moves a shortest answer has.", required=True),
+        Field("count", Integer(minimum=1), "How many answers (move sequences) are that short.",
+              required=True),
+        Field("alternatives", ListOf(MovesShape(), max_items=10,
+                                     words="a list of answers, each moves in order"),
+              "Other shortest answers, for the key to show."),
     ))
 
 
@@ -121,6 +138,10 @@ def scenario_record() -> Record:
         Field("solution", Nullable(MovesShape()),
               "A line of play; for task win it must bring all 52 cards home."),
         Field("expect", Nullable(expect_record()), "Claims about the position, each checked."),
+        Field("answer", answer_record(),
+              "Claim: the solution is a shortest answer (the moves after which every card left goes home by "
+              "foundation moves alone), of `moves` moves; `count` answers are that short; `alternatives` "
+              "are others of them."),
         # Written by the generator; information only.
         Field("difficulty", Member.of(Difficulty, "difficulty"), "Information: the rated difficulty."),
         Field("generator", Text("a text", single_line=True), "Information: the generator version."),

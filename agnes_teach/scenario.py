@@ -45,10 +45,20 @@ class Distractor:
         return cls(move, MappingProxyType(dict(record)))
 
 
+@dataclass(frozen=True)
+class AnswerClaim:
+    """A file's ``answer:``: its solution is a shortest answer of `moves` moves, one of `count`."""
+
+    moves: int
+    count: int
+    alternatives: tuple[tuple[MoveText, ...], ...] = ()
+
+
 @dataclass
 class Scenario:
     """A loaded scenario.  ``expect`` holds converted claims: ``winnable`` a bool, ``key_move``
-    and ``trap_move`` a MoveText, ``legal`` a list of MoveText, ``illegal`` MoveText -> rule id.
+    and ``trap_move`` a MoveText, ``trap_moves`` and ``legal`` a list of MoveText, ``illegal``
+    MoveText -> rule id; ``answer`` is the claim about the solution's length (``AnswerClaim``).
 
     The generator's information keys come typed too: ``difficulty``, ``stock_shown`` (the sheet
     shows the stock face up), ``distractor``, ``measured`` (its measured play, read only) and
@@ -70,6 +80,7 @@ class Scenario:
     measured: Mapping[str, int | bool] = field(default_factory=lambda: MappingProxyType({}))
     generator: str | None = None
     locator: Locator | None = None
+    answer: AnswerClaim | None = None
 
 
 def parse_moves(text: object, loc: Locator, *path: str | int) -> list[MoveText]:
@@ -130,7 +141,14 @@ def scenario_from_data(data: object, loc: Locator, file: str) -> Scenario:
         measured=MappingProxyType(dict(values.get("measured") or {})),
         generator=values.get("generator"),
         locator=loc,
+        answer=_answer_claim(values.get("answer")),
     )
+
+
+def _answer_claim(value: dict[str, Any] | None) -> AnswerClaim | None:
+    if value is None:
+        return None
+    return AnswerClaim(value["moves"], value["count"], tuple(tuple(a) for a in value.get("alternatives", ())))
 
 
 def scenario_files(paths: list[str]) -> list[Path]:

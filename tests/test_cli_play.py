@@ -150,8 +150,12 @@ def test_check_a_full_win_by_hand(hand_file: Path) -> None:
     code, data = check_json(str(hand_file), "--solution", line)
     assert data["results"][0]["errors"] == [] and code == 0
     assert data["results"][0]["verified"] == ["--solution"]
-    # The same line one step shorter is no win.
+    assert data["results"][0]["notes"] == []  # every card home: nothing left to go by itself
+    # One step shorter, the last card goes home by itself: a win as the sheet counts it (issue 28).
     code, data = check_json(str(hand_file), "--solution", line.rsplit(" ", 1)[0])
+    assert code == 0 and data["results"][0]["notes"][0]["home_by_themselves"] == 1
+    # Before t3>t1 the King of clubs is buried under 4D 3C: no win.
+    code, data = check_json(str(hand_file), "--solution", "AD>f 2D>f x2>f r3>t7")
     assert code == 1 and data["results"][0]["errors"][0]["rule"] == "end.win"
 
 

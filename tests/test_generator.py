@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import subprocess
 import sys
 from pathlib import Path
@@ -250,7 +251,7 @@ def test_generate_without_a_seed_draws_one_prints_it_and_records_it(tmp_path: Pa
 def test_generate_stops_at_max_seconds_with_a_clear_message(tmp_path: Path) -> None:
     got = run("generate", "--theme", "stock.deal", "--count", "50", "--seed", "3", "--teach",
               "--source", "built", "--max-seconds", "2", "--out", "p", cwd=tmp_path)
-    assert got.returncode == 2
+    assert got.returncode == 3  # time ran out: not bad input (issue 28)
     assert "within 2 s" in got.stderr and "--teach" in got.stderr and "nothing was" in got.stderr
     assert not (tmp_path / "p").exists()
 
@@ -279,7 +280,7 @@ def test_the_default_generates_small_puzzles_that_check(tmp_path: Path) -> None:
 def test_the_default_says_when_no_small_puzzle_is_found(tmp_path: Path) -> None:
     got = run("generate", "--theme", "stock.deal", "--count", "3", "--deals", "1-2", "--out", "p",
               cwd=tmp_path)
-    assert got.returncode == 2 and "small puzzles for stock.deal" in got.stderr
+    assert got.returncode == 3 and "small puzzles for stock.deal" in got.stderr
     assert "at most 24 cards" in got.stderr and "nothing was written" in got.stderr
     assert not (tmp_path / "p").exists()
 
@@ -287,6 +288,21 @@ def test_the_default_says_when_no_small_puzzle_is_found(tmp_path: Path) -> None:
 def test_composed_layouts_say_what_failed_when_time_runs_out(tmp_path: Path) -> None:
     got = run("generate", "--theme", "reserve.top", "--count", "3", "--seed", "5", "--max-seconds", "15",
               "--out", "p", cwd=tmp_path)
-    assert got.returncode == 2 and "small puzzles for reserve.top" in got.stderr
+    assert got.returncode == 3 and "small puzzles for reserve.top" in got.stderr
     assert "layouts 5001-6000" in got.stderr and "what failed most often:" in got.stderr
     assert "Traceback" not in got.stderr and not (tmp_path / "p").exists()
+
+
+def test_a_run_that_finds_fewer_writes_what_it_found_and_exits_3(tmp_path: Path) -> None:
+    """Issue 28: when the deals (or the time) run out, the puzzles found are written, each file
+    whole, and the run says "only k of N" and exits 3."""
+    got = run("generate", "--theme", "tableau.empty", "--count", "5", "--deals", "4", "--out", "p", "--json",
+              cwd=tmp_path)
+    assert got.returncode == 3, got.stderr
+    written = json.loads(got.stdout)["written"]
+    assert 1 <= len(written) < 5 and f"only {len(written)} of 5 small puzzles" in got.stderr
+    assert f"the {len(written)} found were written" in got.stderr and "Traceback" not in got.stderr
+    assert sorted(str(tmp_path / w) if not Path(w).is_absolute() else w for w in written) == \
+        sorted(str(f) for f in (tmp_path / "p").glob("*.yaml"))
+    checked = run("check", "p", cwd=tmp_path)
+    assert checked.returncode == 0, checked.stdout

@@ -91,7 +91,7 @@ def test_generate_from_deals_refuses_a_bad_range_and_reports_too_few(tmp_path: P
     assert bad.exit_code == 2 and "--deals" in bad.output
     few = runner.invoke(app, ["generate", "--theme", "foundation.wrap", "--count", "1", "--source", "deals",
                               "--deals", "1", "--max-seconds", "0.5", "--out", str(tmp_path / "b")])
-    assert few.exit_code == 2 and "mined from deals 1" in few.output
+    assert few.exit_code == 3 and "mined from deals 1" in few.output
     assert not (tmp_path / "b").exists()
 
 

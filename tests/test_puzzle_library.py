@@ -116,8 +116,8 @@ def test_generated_files_record_what_made_them() -> None:
         assert s.task in (THEMES[s.themes[0]].tasks if source == ["built"] else GENERATED_TASKS)
         if s.task == "key-move":
             assert "key_move" in s.expect
-        if s.task == "trap":
-            assert "trap_move" in s.expect
+        if s.task == "trap":  # issue 28: every losing first move, named
+            assert s.expect.get("trap_moves"), s.file
 
 
 def _teaching_files() -> list[Scenario]:
@@ -126,7 +126,7 @@ def _teaching_files() -> list[Scenario]:
 
 def test_every_puzzle_records_the_play_that_meets_criteria_1_and_2() -> None:
     from agnes_teach.tagger.players import GENERATOR_RANDOM_MAX, RANDOM_MAX, RANDOM_PLAYOUTS
-    from agnes_teach.tagger.teaching import rating_of
+    from agnes_teach.tagger.teaching import difficulty_of
 
     teaching = _teaching_files()
     assert len(teaching) >= 30
@@ -144,7 +144,9 @@ def test_every_puzzle_records_the_play_that_meets_criteria_1_and_2() -> None:
         assert measured.get("misconception_win_percent", 0) == 0, s.file
         if _data(s).get("source", "built") != "built":
             assert "misconception_win_percent" in measured, s.file
-        rating = rating_of(measured["random_win_percent"] / 100, measured["decisions"])
+        # Issue 28: the rating of the shortest answer's length, its decision points, random play.
+        rating = difficulty_of(measured["answer_moves"], measured["decisions"],
+                               measured["random_win_percent"] / 100)
         assert s.difficulty == rating, s.file
 
 
@@ -188,26 +190,15 @@ def test_the_hand_made_illustrations_live_outside_the_library() -> None:
 def test_every_small_puzzle_is_small_short_and_minimal_as_recorded() -> None:
     """Issue 20's size bars and economy record, read off every small file (the sample above and
     `check --teach puzzles/small` recompute them)."""
-    from agnes_teach.tagger.answer import MAX_ANSWER, MAX_CARDS, answer_cut
-    from agnes_teach.tagger.players import MISCONCEPTIONS
+    from agnes_teach.tagger.answer import MAX_ANSWER, MAX_CARDS
     from agnes_teach.tagger.teaching import cards_not_home
 
     assert len(SMALL) >= 12
     for s in SMALL:
         measured = s.measured
         assert measured["cards"] == cards_not_home(s.position) <= MAX_CARDS, s.file
-        line = _line(s)
-        assert measured["answer_moves"] == answer_cut(s.position, line, MISCONCEPTIONS[s.themes[0]]), s.file
+        # Issue 28: the solution is the answer itself, a shortest one (tests/test_shortest_answers.py).
+        claimed = s.answer.moves if s.answer else -1
+        assert measured["answer_moves"] == len(s.solution or []) == claimed, s.file
         assert measured["answer_moves"] <= MAX_ANSWER, s.file
         assert measured["minimal"] is True and _data(s)["economy"], s.file
-
-
-def _line(s: Scenario) -> list:  # type: ignore[type-arg]
-    from agnes_teach.engine import apply_move, resolve
-
-    pos, out = s.position, []
-    for text in s.solution or []:
-        move = resolve(pos, text)
-        out.append(move)
-        pos = apply_move(pos, move)
-    return out

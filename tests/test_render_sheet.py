@@ -43,9 +43,11 @@ def test_russian_sheet_has_puzzles_then_answer_key(ru_pdf: Path) -> None:
     assert "Доведите партию до конца: в игре ещё" in first  # cards are home already: no "all 52"
     assert "Ответы" not in "".join(pages[:-1])
     key = pages[-1]
-    assert "Ответы" in key and "→ в дом" in key and "К♦>f" in key  # the key quotes moves in Russian letters
-    # The worked example's line is only moves home: its answer is one sentence.
+    assert "Ответы" in key and "→ в дом" in key and "7♠>f" in key
+    # The worked example's line is only moves home: its answer is one sentence. So is the corner's
+    # (issue 28: the Ace onto the King is a move home like any other, and goes by itself).
     assert "Все 13 карт уходят в дом в любом порядке" in key and "6♥>f" not in key
+    assert "Все 20 карт уходят в дом в любом порядке" in key
     assert "Страница 1 / " in first
 
 
@@ -82,8 +84,9 @@ def test_answers_separate_and_none(tmp_path: Path) -> None:
 def test_key_gives_moves_as_notation_and_words() -> None:
     items = {i.id: i for i in load_items([str(DEMO)], "en")}
     run = items["demo-run-moves-whole"]
-    assert run.answer_notation == "3♠>t2" and run.answer_words == ("3♠ → column 2",)
-    assert run.answer_tail == "Then the remaining 10 cards go home, in any order."
+    # Issue 28: the line's first move, 3♠>t2, does nothing; every card goes home by itself.
+    assert run.answer_notation == "" and run.answer_words == ()
+    assert run.answer_tail == "All 11 cards go home, in any order."
     legal = items["demo-deal-7-moves"]
     assert "10♣ → column 1" in legal.answer_words and "deal the stock" in legal.answer_words
 

@@ -149,8 +149,8 @@ def generate_command(
     puzzles = _find_puzzles(theme, count, seed, chosen, difficulty, task, taken, max_seconds, teach,
                             deal_numbers, source, composed, tally)
     if len(puzzles) < count:
-        raise _too_few(len(puzzles), count, theme, task, difficulty, teach, max_seconds,
-                       deals if deal_numbers is not None else None, source, composed, tally)
+        _partial(puzzles, seed, out, as_json, _too_few(len(puzzles), count, theme, task, difficulty, teach,
+                 max_seconds, deals if deal_numbers is not None else None, source, composed, tally))
     _write(puzzles, seed, out, as_json)
 
 
@@ -227,9 +227,10 @@ def _find_puzzles(theme: str, count: int, seed: int, profile: Profile, difficult
 
 def _too_few(found: int, count: int, theme: str, task: str | None, difficulty: str | None, teach: bool,
              max_seconds: float, deals: str | None, source: str = "deals",
-             composed: bool = False, tally: Tally | None = None) -> InputError:
-    """The error of a run that found fewer puzzles than --count (`deals`: the --deals mined); for
+             composed: bool = False, tally: Tally | None = None) -> str:
+    """What a run that found fewer puzzles than --count says (`deals`: the --deals mined); for
     small puzzles it names what failed most often (`tally`)."""
+    written = f"the {found} found were written" if found else "nothing was written"
     asked = " ".join(x for x in (f"--task {task}" if task else "", f"--difficulty {difficulty}"
                                  if difficulty else "", "--teach" if teach else "") if x)
     asked = f" with {asked}" if asked else ""
@@ -242,18 +243,31 @@ def _too_few(found: int, count: int, theme: str, task: str | None, difficulty: s
         ended = sorted(((n, why) for why, n in grouped.items()), reverse=True)[:3]
         reasons = ", ".join(f"{why} ({n})" for n, why in ended)
         stopped = f"; what failed most often: {reasons}" if ended else ""
-        return InputError(f"only {found} of {count} small puzzles for {theme}{asked} (at most {MAX_CARDS} "
-                          f"cards, an answer of at most {MAX_ANSWER} moves, every teaching criterion) were "
-                          f"found in {'layouts' if composed else 'deals'} {deals} within {max_seconds:g} s"
-                          f"{stopped}; nothing was written (try a larger --max-seconds, another --seed or "
-                          "more --deals, a smaller --count, or drop --task/--difficulty)")
+        return (f"only {found} of {count} small puzzles for {theme}{asked} (at most {MAX_CARDS} "
+                f"cards, an answer of at most {MAX_ANSWER} moves, every teaching criterion) were "
+                f"found in {'layouts' if composed else 'deals'} {deals} within {max_seconds:g} s"
+                f"{stopped}; {written} (try a larger --max-seconds, another --seed or "
+                "more --deals, a smaller --count, or drop --task/--difficulty)")
     if deals is not None:
-        return InputError(f"only {found} of {count} puzzles for {theme}{asked} were mined from "
-                          f"deals {deals} within {max_seconds:g} s; nothing was written (try more "
-                          "--deals, a smaller --count, or a larger --max-seconds)")
-    return InputError(f"only {found} of {count} puzzles for {theme}{asked} "
-                      f"were found and proved within {max_seconds:g} s or the attempt limit; nothing was "
-                      "written (try another --seed, a smaller --count, or a larger --max-seconds)")
+        return (f"only {found} of {count} puzzles for {theme}{asked} were mined from "
+                f"deals {deals} within {max_seconds:g} s; {written} (try more "
+                "--deals, a smaller --count, or a larger --max-seconds)")
+    return (f"only {found} of {count} puzzles for {theme}{asked} "
+            f"were found and proved within {max_seconds:g} s or the attempt limit; {written} "
+            "(try another --seed, a smaller --count, or a larger --max-seconds)")
+
+
+PARTIAL_EXIT = 3  # fewer puzzles than --count: the ones found are written (formats.md, exit codes)
+
+
+def _partial(puzzles: list[Puzzle], seed: int, out: Path, as_json: bool, message: str) -> None:
+    """A run that found fewer than asked: write what it found (each file whole), say so, exit 3."""
+    if puzzles:
+        _write(puzzles, seed, out, as_json)
+    elif as_json:
+        print(json.dumps({"written": []}))
+    print(message, file=sys.stderr)
+    raise typer.Exit(PARTIAL_EXIT)
 
 
 def _write(puzzles: list[Puzzle], seed: int, out: Path, as_json: bool) -> None:

@@ -161,6 +161,8 @@ def _print_results(results: list[CheckResult], lang: str) -> None:
                      if e.move_index else (f"{e.move}: " if e.move else ""))
             rule = f"[{e.rule}] " if e.rule else ""
             print(f"     {where}{rule}{e.message}")
+        for note in r.notes:
+            print(f"     {note.message}")
     passed = sum(r.ok for r in results)
     print(i18n.text(lang, "check", "{passed} passed, {failed} failed",
                     passed=passed, failed=len(results) - passed))

@@ -35,6 +35,7 @@ from ..tagger.players import (
 )
 from ..tagger.small import Tally
 from ..tagger.teaching import MIN_FIRST_MOVES, MIN_WRONG_FIRST, distinct_children, rating_of
+from .answer_key import AnswerKey
 from .canonical import puzzle_key
 from .themes import THEMES, Theme
 
@@ -65,6 +66,7 @@ class Puzzle:
     economy: dict[str, str] = field(default_factory=dict)
     minimal: bool | None = None
     reduced: tuple[str, ...] = ()  # the reductions applied to the critical moment
+    answer_key: AnswerKey | None = None  # the exact key (shortest answer, losing first moves, rating)
 
 
 # ------------------------------------------------------------------ lines

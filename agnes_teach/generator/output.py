@@ -11,6 +11,7 @@ from .. import i18n
 from ..outputs import registered, staging_folder
 from ..tagger.players import RANDOM_PLAYOUTS
 from ..yamlio import dump_yaml
+from .answer_key import keyed_data
 from .core import GENERATOR_VERSION, Puzzle
 
 TITLE_LANGS = ("en", "ru", "es")
@@ -89,6 +90,8 @@ def scenario_data(puzzle: Puzzle, run_seed: int, number: int, size: int | None =
         data["stock_shown"] = True
     if puzzle.hidden_stock is not None:
         data["hidden_stock"] = puzzle.hidden_stock
+    if puzzle.answer_key is not None:  # a small puzzle: the shortest answer and the exact claims
+        data = keyed_data(data, puzzle.answer_key)
     return data
 
 

@@ -35,7 +35,7 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 
 from ..deal import deal as deal_position
-from ..engine import apply_unchecked
+from ..engine import apply_unchecked, home_run
 from ..moves import Move
 from ..position import Position
 from ..profile import Profile
@@ -44,6 +44,7 @@ from ..solver import canonical_key, solve
 from ..tagger.answer import Verdicts
 from ..tagger.distractors import Distractor, tempting_loss
 from ..tagger.players import MISCONCEPTIONS, lost_under
+from ..tagger.shortest import TooLarge
 from ..tagger.small import (
     BELIEF_STATES,
     Judged,
@@ -53,10 +54,12 @@ from ..tagger.small import (
     economy,
     judge,
     keeps_lesson,
+    kept_of,
     lesson_moves,
     reductions,
 )
-from ..tagger.teaching import MIN_WRONG_FIRST, rating_of
+from ..tagger.teaching import MIN_WRONG_FIRST
+from .answer_key import KeyProblem, answer_key
 from .canonical import puzzle_key
 from .compose import layouts
 from .core import Puzzle
@@ -214,16 +217,27 @@ def as_puzzle(theme_id: str, reduced: Reduced, source: str, want: Task | None = 
     judged = reduced.judged
     assert judged.answer is not None and judged.random is not None
     kept = judged.kept
-    decisions = len(judged.answer.decisions)
-    difficulty = rating_of(judged.random, decisions)
-    assert difficulty is not None
-    stats = {"random": judged.random, "decisions": float(decisions),
-             "misconception": judged.believer or 0.0, "answer": float(kept.cut),
+    try:  # issue 28: the key is a shortest answer, the claims exact, the rating from what solving needs
+        exact = answer_key(kept.position, theme_id, judged.random)
+    except (KeyProblem, TooLarge):
+        return None
+    if task == Task.KEY_MOVE and exact.winning_choices != 1:
+        return None
+    # Minimal with the key's own line: `check --teach` cuts "start after" the key's first move.
+    end = kept.position
+    for move in exact.answers.key:
+        end = apply_unchecked(end, move)
+    line = [*exact.answers.key, *home_run(end)[1]]
+    broken, passing = economy(kept_of(kept.position, line, theme_id), theme, Verdicts())
+    if passing:
+        return None
+    stats = {"random": judged.random, "decisions": float(exact.decisions),
+             "misconception": judged.believer or 0.0, "answer": float(exact.answers.length),
              "cards": float(kept.cards), "refute_depth": 1.0 if distractor.rule is None else 0.0}
-    return Puzzle(theme_id, task, 0, kept.position, list(kept.line), distractor, difficulty,
-                  score=1.0 - judged.random, key=puzzle_key(kept.position), key_move=key_move,
+    return Puzzle(theme_id, task, 0, kept.position, list(kept.line), distractor, exact.difficulty,
+                  score=exact.score, key=puzzle_key(kept.position), key_move=key_move,
                   trap_move=trap_move, stats=stats, stock_shown=bool(kept.position.stock), source=source,
-                  economy=dict(reduced.economy), minimal=True, reduced=kept.steps)
+                  economy=broken, minimal=True, reduced=kept.steps, answer_key=exact)
 
 
 @dataclass

@@ -17,15 +17,14 @@ from pathlib import Path
 from markupsafe import Markup
 
 from .. import i18n
-from ..engine import apply_move, legal_moves, resolve
+from ..engine import apply_move, apply_unchecked, finishes_home, home_run, legal_moves, resolve
 from ..errors import InputError, Problem
 from ..moves import AmbiguousMoveError, Move, MoveText
 from ..position import Position
 from ..predicates import IllegalMoveError
 from ..registry import Difficulty, RuleId, Task
 from ..scenario import Scenario, load_scenarios, scenario_files
-from ..tagger.answer import MAX_CARDS, answer_cut
-from ..tagger.players import MISCONCEPTIONS
+from ..tagger.answer import MAX_CARDS
 from ..tagger.refutation import Refuted, explain_scenario
 from ..tagger.teaching import cards_not_home
 from .env import atomic_path, environment, read_asset
@@ -55,6 +54,7 @@ class SheetItem:
     why: tuple[str, ...] = ()  # why the wrong moves fail, every one once, the tempting ones first
     show_title: bool = True  # a generated puzzle's neutral title ("Puzzle 3") would clash with its number
     answer_tail: str | None = None  # one sentence for the moves home after the answer
+    answer_others: str | None = None  # how many answers are as short, and one or two of the others
     answer_lines: int = 9  # writing lines: one per move of the answer on a small puzzle
     exposed_legend: str | None = None  # the legend's x1 x2 line for this puzzle's profile (None: no cells)
     numbered: bool = False  # the writing lines are numbered, one move each
@@ -122,12 +122,12 @@ def stock_note(sc: Scenario, lang: str) -> str | None:
 
 
 def instruction(task: str | None, lang: str, pos: Position | None = None, *, lines: int | None = None,
-                rest: int = 0) -> str:
+                rest: int = 0, traps: int = 1) -> str:
     """The task in words; a win task says how many cards are still to bring home (a mined
     position has many home already), and, with numbered `lines`, that each takes one move and
-    whether cards are left to go home after the last."""
+    whether cards are left to go home after the last; a trap task says how many moves lose (`traps`)."""
     if not lines or task != Task.WIN or pos is None:
-        return _task_text(task, lang, pos)
+        return _task_text(task, lang, pos, traps)
     out = 52 - sum(pos.foundations)
     if rest:
         return i18n.ntext(lang, "sheet", "Finish the game: {n} card is still in play. Write one move on each "
@@ -139,7 +139,7 @@ def instruction(task: str | None, lang: str, pos: Position | None = None, *, lin
                       "line.", out)
 
 
-def _task_text(task: str | None, lang: str, pos: Position | None) -> str:
+def _task_text(task: str | None, lang: str, pos: Position | None, traps: int = 1) -> str:
     t = i18n.text
     if task == Task.WIN:
         out = 52 - sum(pos.foundations) if pos is not None else 52
@@ -151,6 +151,9 @@ def _task_text(task: str | None, lang: str, pos: Position | None) -> str:
         return t(lang, "sheet", "Bring all 52 cards home to the foundations. Write down your moves in order.")
     if task == Task.KEY_MOVE:
         return t(lang, "sheet", "Only one first move keeps this game winnable. Which move is it?")
+    if task == Task.TRAP and traps > 1:
+        return i18n.ntext(lang, "sheet", "This game can be won, but {n} first move loses it. Which one?",
+                          "This game can be won, but {n} first moves lose it. Which are they?", traps)
     if task == Task.TRAP:
         return t(lang, "sheet", "One move here looks useful but loses the game. Which move must you avoid?")
     return t(lang, "sheet", "Write down every legal move in this position.")
@@ -201,14 +204,27 @@ def answer(sc: Scenario, lang: str) -> tuple[str, list[Move]]:
         final = sc.position
         for move in moves:
             final = apply_move(final, move)
-        if not final.is_won():
-            raise InputError(Problem("the solution does not bring all 52 cards home", sc.file))
-        return t(lang, "sheet", "Solution"), moves
+        if not finishes_home(final):
+            raise InputError(Problem("the solution does not bring all 52 cards home, nor leave only "
+                                     "cards that go home by themselves", sc.file))
+        return t(lang, "sheet", "Solution"), moves + list(home_run(final)[1])
     if sc.task == Task.KEY_MOVE:
         return t(lang, "sheet", "The key move"), [_expected_move(sc, "key_move")]
     if sc.task == Task.TRAP:
-        return t(lang, "sheet", "The move to avoid"), [_expected_move(sc, "trap_move")]
+        traps = _trap_moves(sc)
+        if len(traps) > 1:
+            return t(lang, "sheet", "The moves to avoid"), traps
+        return t(lang, "sheet", "The move to avoid"), traps
     return t(lang, "sheet", "The legal moves"), sorted(legal_moves(sc.position), key=_move_order)
+
+
+def _trap_moves(sc: Scenario) -> list[Move]:
+    """A trap task's losing first moves: ``expect.trap_moves`` (every one), else the older single
+    ``expect.trap_move``."""
+    texts: list[MoveText] = sc.expect.get("trap_moves") or []
+    if not texts:
+        return [_expected_move(sc, "trap_move")]
+    return [_resolve(sc.position, text, sc.file, "expect.trap_moves") for text in texts]
 
 
 def _move_order(move: Move) -> tuple[int, int, str]:
@@ -367,13 +383,32 @@ MIN_DIAGRAM_MM = 52.0  # a diagram that fits the box only narrower than this (ta
 
 
 def answer_split(sc: Scenario, moves: list[Move]) -> tuple[list[Move], int]:
-    """(the moves the pupil writes, how many moves home follow them): a win task's solution cut
-    where the answer ends (``tagger.answer.answer_cut``); another task's answer whole."""
+    """(the moves the pupil writes, how many moves home follow them): a win task's line cut at the
+    first position from which the rest goes home by itself (``engine.finishes_home``, what the
+    instruction promises); another task's answer whole."""
     if sc.task != Task.WIN:
         return moves, 0
-    theme = _theme(sc)
-    cut = answer_cut(sc.position, moves, MISCONCEPTIONS.get(theme) if theme is not None else None)
-    return moves[:cut], len(moves) - cut
+    pos = sc.position
+    for cut, move in enumerate(moves):
+        if finishes_home(pos):
+            return moves[:cut], len(moves) - cut
+        pos = apply_unchecked(pos, move)
+    return moves, 0
+
+
+def others_sentence(sc: Scenario, lang: str) -> str | None:
+    """What the key says about other answers as short as its own (the file's ``answer:`` claim,
+    which ``check`` proves): how many there are, and one or two of them."""
+    claim = sc.answer
+    if sc.task != Task.WIN or claim is None or claim.count < 2:
+        return None
+    count = i18n.ntext(lang, "sheet", "{n} answer is this short; any of them is right.",
+                       "{n} answers are this short; any of them is right.", claim.count)
+    if not claim.alternatives:
+        return count
+    shown = "; ".join(" ".join(m.symbol_text() for m in _replay(sc.position, alt, sc.file))
+                      for alt in claim.alternatives)
+    return count + " " + i18n.text(lang, "sheet", "For example: {moves}.", moves=shown)
 
 
 def rest_sentence(answer_moves: int, rest: int, lang: str) -> str | None:
@@ -498,12 +533,14 @@ def _sheet_item(sc: Scenario, answered: tuple[str, list[Move]], number: int, lan
         number=number,
         id=sc.id,
         title=title,
-        instruction=instruction(sc.task, lang, sc.position, lines=lines if numbered else None, rest=rest),
+        instruction=instruction(sc.task, lang, sc.position, lines=lines if numbered else None, rest=rest,
+                                traps=len(moves) if sc.task == Task.TRAP else 1),
         diagram=diagram,
         answer_label=label,
         answer_notation=" ".join(i18n.move_notation(m, lang) for m in shown),
         answer_words=tuple(i18n.move_words(m, lang) for m in shown),
         answer_tail=rest_sentence(len(shown), rest, lang),
+        answer_others=others_sentence(sc, lang),
         theme=theme,
         rule=i18n.text(lang, "rule-title", theme) if theme and new_theme else None,
         difficulty=difficulty_label(sc.difficulty, lang),

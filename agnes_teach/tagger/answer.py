@@ -18,7 +18,11 @@ loses. There the puzzle asks for:
   is proved lost);
 * **only moves** (criterion 5): every other legal move loses, or merely
   transposes (it reaches a position of the answer's line within
-  ``TRANSPOSE_DEPTH`` moves), so the key is *the* answer, not one of several.
+  ``TRANSPOSE_DEPTH`` moves, or the rest of the answer still plays after it and
+  leaves only cards that go home by themselves: a move slipped in that changes
+  nothing, such as an early move home), or begins another shortest answer (the
+  key says how many answers are that short, ``tagger.shortest``), so no longer
+  answer hides beside the key.
 
 Everything here asks the engine for moves and the solver for verdicts; nothing
 decides a rule.
@@ -29,12 +33,13 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from ..engine import apply_unchecked, legal_moves
+from ..engine import apply_unchecked, finishes_home, legal_moves, refusal
 from ..moves import Move
 from ..position import Position
 from ..registry import Verdict
 from ..solver import canonical_key, solve
 from .players import Misconception, lost_under
+from .shortest import TooLarge, answer_length
 
 MAX_ANSWER = 10  # criterion 2: moves a pupil writes
 MAX_CARDS = 24  # criterion 1: cards not home
@@ -138,6 +143,35 @@ def _rejoins(after: Position, line_keys: set[bytes], depth: int) -> bool:
     return False
 
 
+class _Shortest:
+    """Whether a move begins another shortest answer (the start's shortest length, found once)."""
+
+    def __init__(self, start: Position) -> None:
+        self.start = start
+        self.length: int | None = None
+
+    def begins(self, index: int, here: Position, move: Move) -> bool:
+        """Is `move`, played as the answer's move `index` from `here`, the start of an answer no longer
+        than the shortest from the puzzle's start?"""
+        try:
+            if self.length is None:
+                self.length = answer_length(self.start)
+            return index + 1 + answer_length(apply_unchecked(here, move)) <= self.length
+        except TooLarge:
+            return False
+
+
+def _slipped_in(here: Position, move: Move, rest: Sequence[Move]) -> bool:
+    """Does the rest of the answer still play after `move`, and leave only cards that go home by
+    themselves? Then `move` is the same answer with one move slipped in."""
+    pos = apply_unchecked(here, move)
+    for step in rest:
+        if refusal(pos, step) is not None:
+            return False
+        pos = apply_unchecked(pos, step)
+    return finishes_home(pos)
+
+
 def rule_uses(pos: Position, line: Sequence[Move], cut: int, misconception: Misconception) -> list[int]:
     """The answer's moves (indexes) that a *forbid* belief would never make: where the rule is used."""
     out = []
@@ -183,6 +217,7 @@ def analyse(pos: Position, line: Sequence[Move], misconception: Misconception | 
         positions.append(apply_unchecked(positions[-1], move))
     uses = rule_uses(pos, line, cut, misconception) if misconception is not None else []
     decisions: list[DecisionPoint] = []
+    shortest = _Shortest(pos)
     for i in range(cut):
         here = positions[i]
         moves = legal_moves(here)
@@ -204,7 +239,8 @@ def analyse(pos: Position, line: Sequence[Move], misconception: Misconception | 
                 losing.append(move)
             elif status == Verdict.UNKNOWN:
                 unknown.append(move)
-            elif _rejoins(apply_unchecked(here, move), later, TRANSPOSE_DEPTH):
+            elif _rejoins(apply_unchecked(here, move), later, TRANSPOSE_DEPTH) \
+                    or _slipped_in(here, move, line[i:cut]) or shortest.begins(i, here, move):
                 transposing.append(move)
             else:
                 other.append(move)

@@ -227,7 +227,8 @@ def shape_problem(kept: Kept, theme: ThemeTag, verdict: Verdicts) -> tuple[str |
         return f"move {d.index + 1} is not the only one ({d.other_wins[0]} also wins)", answer
     first = answer.decisions[0] if answer.decisions and answer.decisions[0].index == 0 else None
     losing = first.losing if first is not None else ()
-    if not theme.detect(Lesson(pos, kept.line, losing, within=max(1, len(answer.moves)))):
+    # The whole line: a card the answer frees may go home by itself after it (issue 28's answer).
+    if not theme.detect(Lesson(pos, kept.line, losing, within=len(kept.line))):
         return "the answer does not use the rule", answer
     if len({canonical_key(apply_unchecked(pos, m)) for m in legal_moves(pos)}) < MIN_FIRST_MOVES:
         return f"fewer than {MIN_FIRST_MOVES} first moves", answer

@@ -50,6 +50,31 @@ RATING_BANDS: tuple[tuple[Difficulty, float], ...] = (
     (Difficulty.HARD, 0.04), (Difficulty.MEDIUM, 0.15), (Difficulty.EASY, RANDOM_MAX))
 
 
+# Issue 28: a puzzle's rating grows with what solving it needs: the moves of its shortest answer, the
+# decision points along that answer (positions where some legal move loses) and how rarely random play
+# wins (``RATING_RANDOM_WEIGHT`` points for each 100% below the criterion-1 bar). Medium and hard also
+# need ``MIN_DECISIONS`` decision points. The thresholds put the shipped library's medians of answer
+# length in the order easy < medium < hard (docs/puzzles.md, "Ratings").
+RATING_RANDOM_WEIGHT = 20.0
+RATING_FROM: tuple[tuple[Difficulty, float], ...] = ((Difficulty.HARD, 14.0), (Difficulty.MEDIUM, 10.0))
+
+
+def difficulty_score(answer_moves: int, decisions: int, random: float) -> float:
+    """Answer moves + decision points + ``RATING_RANDOM_WEIGHT`` x (``RANDOM_MAX`` - random-play rate)."""
+    return answer_moves + decisions + RATING_RANDOM_WEIGHT * max(0.0, RANDOM_MAX - random)
+
+
+def difficulty_of(answer_moves: int, decisions: int, random: float) -> Difficulty:
+    """The rating of a puzzle from its shortest answer's length, its decision points and its random-play
+    rate: the first band of ``RATING_FROM`` whose threshold the score reaches (with enough decision
+    points), else easy."""
+    score = difficulty_score(answer_moves, decisions, random)
+    for name, threshold in RATING_FROM:
+        if score >= threshold and decisions >= MIN_DECISIONS:
+            return name
+    return Difficulty.EASY
+
+
 @dataclass
 class Measures:
     random: float  # fatal-mistake playouts won (criterion 1)
