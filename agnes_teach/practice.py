@@ -142,7 +142,7 @@ def analyse(scenario: Scenario) -> PracticeAnalysis | None:
     play or more than MAX_STATES states."""
     key = (scenario.id, scenario.position)
     if key not in _ANALYSES:
-        _ANALYSES[key] = _analyse(scenario)
+        _ANALYSES[key] = _analyse(scenario.id, scenario.position)
     return _ANALYSES[key]
 
 
@@ -163,7 +163,8 @@ def analyse_all(scenarios: Sequence[Scenario], workers: int | None = None,
                 progress(done, scenario)
         return
     with ProcessPoolExecutor(max_workers=count) as pool:
-        jobs = {pool.submit(_analyse, scenario): scenario for scenario in todo}
+        # A scenario's id and position travel to the worker (the rest of it need not pickle).
+        jobs = {pool.submit(_analyse, scenario.id, scenario.position): scenario for scenario in todo}
         for job in as_completed(jobs):
             scenario = jobs[job]
             _ANALYSES[(scenario.id, scenario.position)] = job.result()
@@ -184,19 +185,18 @@ def explore_for_page(start: Position) -> tuple[GameGraph | None, bool]:
     return explore(start, MAX_STATES, play_safe_home=True, merge_symmetric=True), True
 
 
-def _analyse(scenario: Scenario) -> PracticeAnalysis | None:
-    start = scenario.position
+def _analyse(scenario_id: str, start: Position) -> PracticeAnalysis | None:
     if cards_not_home(start) > MAX_CARDS:
         return None
     graph, auto_home = explore_for_page(start)
     if graph is None:
         return None
     winnable = [graph.won(i) for i in range(len(graph.states))]
-    cross_check(graph, winnable, scenario.id)
+    cross_check(graph, winnable, scenario_id)
     dests = destinations(start.profile)
     shared = Shared()
     refusals = [card_refusals(graph, i, dests, shared) for i in range(len(graph.states))]
-    cross_check_off_board(graph, refusals, dests, scenario.id)
+    cross_check_off_board(graph, refusals, dests, scenario_id)
     deal = [None if (why := refusal(pos, DEAL_MOVE)) is None else refusal_key(why) for pos in graph.states]
     return PracticeAnalysis(
         graph=graph,
