@@ -252,7 +252,7 @@ def auto_site(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
     out = tmp_path_factory.mktemp("auto") / "guide"
     with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(practice, "MAX_STATES", 20)
+        patch.setattr(practice, "FULL_STATES", 20)
         practice.clear_analyses()
         try:
             build_guide(["en"], out, get_profile("bernauer"), puzzles=load_puzzles([SECTION_08]))
