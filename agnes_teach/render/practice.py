@@ -585,11 +585,13 @@ Note = Callable[[str, str], None]  # hears a puzzle's id and what the builder is
 
 
 def practice_site(scenarios: Sequence[Scenario], lang: str, switchers: Switchers, guide_href: str,
-                  note: Note | None = None, budget: int = PAGE_BUDGET) -> dict[str, str]:
+                  note: Note | None = None, budget: int | None = None) -> dict[str, str]:
     """The practice pages in `lang`, by file name: one page with a section per rule when every
     puzzle fits on it; else a page per rule and ``practice-<lang>.html`` the contents page linking
     them.  `switchers` gives the language switcher of a page, from its name in each language.
-    `note` hears, for each puzzle left out, what is too big and what to do."""
+    `note` hears, for each puzzle left out, what is too big and what to do.  `budget`: bytes per
+    page (default ``PAGE_BUDGET``)."""
+    budget = budget or PAGE_BUDGET
     prepared = prepare(scenarios, lang)
     groups = sections(scenarios)
     whole = sum(p.size for p in prepared.data.values())
