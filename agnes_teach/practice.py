@@ -119,13 +119,23 @@ def page_refusal_key(why: Refusal, pos: Position, move: Move) -> RefusalKey:
     """A card's refusal without the facts the page fills in from its own board: the card moved, its
     destination and the destination's top card.  Checked here, so the page's words are the engine's."""
     assert move.card is not None
-    params = dict(why.params)
     pile = () if move.dest.is_foundation else pos.pile(move.dest)
     top = card_name(pile[-1]) if pile else None
-    named = (params.pop("card", None), params.get("dest"), params.pop("target", top))
+    given = why.params
+    named = (given.get("card"), given.get("dest"), given.get("target", top))
     if named != (card_name(move.card), move.dest, top):
         raise PracticeError(f"{move}: the refusal names cards or piles the page does not show: {why.params}")
-    return refusal_key(Refusal(why.rule, why.move, params))
+    # The same refusal recurs in state after state: its key is made once (about a sixth of the
+    # analysis went to making it again).
+    seen = (why.rule, tuple(given.items()))
+    found = _PAGE_KEYS.get(seen)
+    if found is None:
+        params = {k: v for k, v in given.items() if k not in ("card", "target")}
+        found = _PAGE_KEYS.setdefault(seen, refusal_key(Refusal(why.rule, why.move, params)))
+    return found
+
+
+_PAGE_KEYS: dict[tuple[str, tuple[tuple[str, str], ...]], RefusalKey] = {}
 
 
 _ANALYSES: dict[tuple[str, Position], PracticeAnalysis | None] = {}
@@ -135,6 +145,7 @@ def clear_analyses() -> None:
     """Forget the analyses kept for the other languages' pages (a caller building many puzzles,
     one after another, frees each one's graph)."""
     _ANALYSES.clear()
+    _PAGE_KEYS.clear()
 
 
 def analyse(scenario: Scenario) -> PracticeAnalysis | None:
