@@ -186,3 +186,16 @@ def test_each_note_is_heard_once(tmp_path: Path, monkeypatch: pytest.MonkeyPatch
     for name in ("practice-en.html", "practice-ru.html", "practice-es.html"):
         html = (tmp_path / "g" / name).read_text("utf-8")
         assert html.count('class="puzzle-id"') >= 2  # each puzzle named by its id, the one left out too
+
+
+def test_a_rules_puzzles_are_numbered_as_its_teachers_sheet_numbers_them() -> None:
+    from agnes_teach.registry import RuleId
+    from agnes_teach.render.practice import distinct_titles
+    from agnes_teach.render.sheet import Selection, load_items
+    from agnes_teach.scenario import load_puzzles
+
+    folder = LIBRARY / "reserve.top"
+    sheet = load_items([str(folder)], "en", selection=Selection(themes=(RuleId.RESERVE_TOP,)))
+    (section,) = sections(load_puzzles([folder]))
+    assert [sc.id for sc in section.scenarios] == [item.id for item in sheet]
+    assert distinct_titles(section.scenarios, "en") == [f"Puzzle {item.number}" for item in sheet]
