@@ -32,7 +32,7 @@ from agnes_teach import practice  # noqa: E402
 from agnes_teach.cli.render import PLAYABLE_EXAMPLE  # noqa: E402
 from agnes_teach.errors import InputError  # noqa: E402
 from agnes_teach.profile import DEFAULT_PROFILE, get_profile  # noqa: E402
-from agnes_teach.render.guide import build_guide  # noqa: E402
+from agnes_teach.render.guide import build_guide, practice_set  # noqa: E402
 from agnes_teach.render.practice import PAGE_BUDGET, build_practice, skip_reason  # noqa: E402
 from agnes_teach.render.sheet import library_folder  # noqa: E402
 from agnes_teach.scenario import Scenario, load_puzzles  # noqa: E402
@@ -62,12 +62,13 @@ def site(scenarios: list[Scenario], workers: int | None) -> dict[str, object]:
     for text in notes:
         print(f"  note: {text}")
     print(f"guide --lang en --puzzles: {seconds:.1f} s ({seconds / plain:.1f} times the plain guide); "
-          f"{playing} of {len(scenarios)} puzzles play on {len(pages)} pages, "
+          f"{playing} of {len(practice_set(scenarios))} puzzles (the worked example with them) play on "
+          f"{len(pages)} pages, "
           f"{sum(pages.values()):,} bytes in all, the largest {max(pages.values()):,} "
           f"(budget {PAGE_BUDGET:,}); "
           f"{len(notes)} notes ({len(set(notes))} different)")
     return {"plain_seconds": round(plain, 1), "seconds": round(seconds, 1), "pages": pages,
-            "playing": playing, "puzzles": len(scenarios), "notes": notes}
+            "playing": playing, "puzzles": len(practice_set(scenarios)), "notes": notes}
 
 
 def main() -> None:
