@@ -174,8 +174,11 @@ def analyse_all(scenarios: Sequence[Scenario], workers: int | None = None,
                 progress(done, scenario)
         return
     with ProcessPoolExecutor(max_workers=count) as pool:
-        # A scenario's id and position travel to the worker (the rest of it need not pickle).
-        jobs = {pool.submit(_analyse, scenario.id, scenario.position): scenario for scenario in todo}
+        # A scenario's id and position travel to the worker (the rest of it need not pickle).  The
+        # likely largest games first (a stock, then more cards in play), so that no worker is left
+        # with a big one at the end while the others wait.
+        first = sorted(todo, key=lambda s: (not s.position.stock, -cards_not_home(s.position)))
+        jobs = {pool.submit(_analyse, scenario.id, scenario.position): scenario for scenario in first}
         for job in as_completed(jobs):
             scenario = jobs[job]
             _ANALYSES[(scenario.id, scenario.position)] = job.result()
