@@ -12,20 +12,33 @@ disagreement stops the build.
 
 States that differ only in the order of interchangeable piles are stored once
 (``merge_symmetric``: most of a small game's states are such copies); the
-page follows where each pile went.  A game of more than ``MAX_STATES`` such
+page follows where each pile went.  A game of more than ``FULL_STATES`` such
 states is explored again as the game in which the cards that can go home with
 no possible harm go there by themselves after each move (the generator's game,
 ``play_safe_home``; a win there is a win, and with foundations final a loss
-there is a loss); the page says so.  A puzzle whose game is larger even then
-is not analysed.
+there is a loss); the page says so.  A puzzle whose game has more than
+``MAX_STATES`` states even then is not analysed.
+
+Every move that turns a winnable state into a lost one carries the answer
+key's reason (``tagger.refutation.why_loses``, the function the worksheet's key
+asks), so the page's "why?" after a losing move says what the key says.
+
+The engine is asked about every card on the board (in a pile, or on top of its
+foundation) and every destination, at every state.  A card off the board (in
+the stock, or under another card of its foundation) is asked about once per
+stock, foundations and deals done (:class:`OffBoard`): its refusal reads no
+pile of the board, and the cross-checked states confirm it card by card.
 """
 
 from __future__ import annotations
 
+import os
+from collections.abc import Callable, Sequence
+from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass, field
 from enum import Enum, auto
 
-from .cards import Card, card_name
+from .cards import Card, card_name, make_card, rank_at
 from .engine import AmbiguousMoveError, IllegalMoveError, Refusal, refusal, resolve
 from .graph import GameGraph, explore
 from .moves import DEAL_MOVE, Move, parse_move_text
@@ -35,9 +48,14 @@ from .profile import Profile
 from .registry import Verdict
 from .scenario import Scenario
 from .solver import solve
+from .tagger.refutation import Reason, why_loses
 from .tagger.teaching import cards_not_home
 
 MAX_STATES = 20_000  # reachable states (up to symmetry) embedded per puzzle, at most
+# The learner's game (every move theirs) is embedded while it has at most this many states; a larger
+# one is played with safe cards going home by themselves.  Each state costs build time and bytes:
+# at 3,000 the whole small library builds in minutes and each rule's page stays under its budget.
+FULL_STATES = 3_000
 # Cards in play (tableau, reserve, exposed, stock) of a puzzle the page plays, at most: the library's
 # puzzles of 29 and 30 cards fit, those of 32 measured do not (docs/guide.md), and finding out that a
 # game is too large takes a minute or more.
@@ -80,6 +98,9 @@ class PracticeAnalysis:
     leads: list[list[list[Lead]]]  # [state][source column][destination column]: the card tI>tJ moves
     empty: dict[str, list[RefusalKey]]  # typed input from each pile, emptied, to each destination
     nopile: dict[str, RefusalKey]  # typed input naming a pile the game lacks
+    # (state, edge index) of every move from a winnable state into a lost one: why it loses, as the
+    # answer key says it (piles named as in the stored state the move leaves)
+    losing: dict[tuple[int, int], Reason] = field(default_factory=dict)
 
 
 def destinations(profile: Profile) -> list[Pile]:
@@ -98,13 +119,23 @@ def page_refusal_key(why: Refusal, pos: Position, move: Move) -> RefusalKey:
     """A card's refusal without the facts the page fills in from its own board: the card moved, its
     destination and the destination's top card.  Checked here, so the page's words are the engine's."""
     assert move.card is not None
-    params = dict(why.params)
     pile = () if move.dest.is_foundation else pos.pile(move.dest)
     top = card_name(pile[-1]) if pile else None
-    named = (params.pop("card", None), params.get("dest"), params.pop("target", top))
+    given = why.params
+    named = (given.get("card"), given.get("dest"), given.get("target", top))
     if named != (card_name(move.card), move.dest, top):
         raise PracticeError(f"{move}: the refusal names cards or piles the page does not show: {why.params}")
-    return refusal_key(Refusal(why.rule, why.move, params))
+    # The same refusal recurs in state after state: its key is made once (about a sixth of the
+    # analysis went to making it again).
+    seen = (why.rule, tuple(given.items()))
+    found = _PAGE_KEYS.get(seen)
+    if found is None:
+        params = {k: v for k, v in given.items() if k not in ("card", "target")}
+        found = _PAGE_KEYS.setdefault(seen, refusal_key(Refusal(why.rule, why.move, params)))
+    return found
+
+
+_PAGE_KEYS: dict[tuple[str, tuple[tuple[str, str], ...]], RefusalKey] = {}
 
 
 _ANALYSES: dict[tuple[str, Position], PracticeAnalysis | None] = {}
@@ -114,6 +145,7 @@ def clear_analyses() -> None:
     """Forget the analyses kept for the other languages' pages (a caller building many puzzles,
     one after another, frees each one's graph)."""
     _ANALYSES.clear()
+    _PAGE_KEYS.clear()
 
 
 def analyse(scenario: Scenario) -> PracticeAnalysis | None:
@@ -121,33 +153,64 @@ def analyse(scenario: Scenario) -> PracticeAnalysis | None:
     play or more than MAX_STATES states."""
     key = (scenario.id, scenario.position)
     if key not in _ANALYSES:
-        _ANALYSES[key] = _analyse(scenario)
+        _ANALYSES[key] = _analyse(scenario.id, scenario.position)
     return _ANALYSES[key]
+
+
+def analyse_all(scenarios: Sequence[Scenario], workers: int | None = None,
+                progress: Callable[[int, Scenario], None] | None = None) -> None:
+    """Analyse every puzzle not analysed yet, in `workers` processes (default: one per core), and
+    keep the results for :func:`analyse`.  Each puzzle's analysis is independent and each result
+    is kept under its puzzle, so the pages are the same byte for byte whatever the worker count.
+    `progress` hears each puzzle as it is done, with how many are done."""
+    todo = list({(s.id, s.position): s for s in scenarios if (s.id, s.position) not in _ANALYSES}.values())
+    count = min(workers or os.cpu_count() or 1, len(todo))
+    done = 0
+    if count <= 1:
+        for scenario in todo:
+            analyse(scenario)
+            done += 1
+            if progress is not None:
+                progress(done, scenario)
+        return
+    with ProcessPoolExecutor(max_workers=count) as pool:
+        # A scenario's id and position travel to the worker (the rest of it need not pickle).  The
+        # likely largest games first (a stock, then more cards in play), so that no worker is left
+        # with a big one at the end while the others wait.
+        first = sorted(todo, key=lambda s: (not s.position.stock, -cards_not_home(s.position)))
+        jobs = {pool.submit(_analyse, scenario.id, scenario.position): scenario for scenario in first}
+        for job in as_completed(jobs):
+            scenario = jobs[job]
+            _ANALYSES[(scenario.id, scenario.position)] = job.result()
+            done += 1
+            if progress is not None:
+                progress(done, scenario)
 
 
 def explore_for_page(start: Position) -> tuple[GameGraph | None, bool]:
     """The game graph the page embeds, and whether safe cards go home by themselves in it: the
-    learner's every move if that game has at most MAX_STATES states, else the game with safe moves
-    home played at once (not where cards may come back from the foundations: there a safe move is
-    safe only if they may not, so a loss in that game would be no proof)."""
-    graph = explore(start, MAX_STATES, play_safe_home=False, merge_symmetric=True)
+    learner's every move if that game has at most FULL_STATES states, else the game with safe moves
+    home played at once, up to MAX_STATES (not where cards may come back from the foundations:
+    there a safe move is safe only if they may not, so a loss in that game would be no proof)."""
+    full_bound = MAX_STATES if start.profile.foundation_return else FULL_STATES
+    graph = explore(start, full_bound, play_safe_home=False, merge_symmetric=True)
     if graph is not None or start.profile.foundation_return:
         return graph, False
     return explore(start, MAX_STATES, play_safe_home=True, merge_symmetric=True), True
 
 
-def _analyse(scenario: Scenario) -> PracticeAnalysis | None:
-    start = scenario.position
+def _analyse(scenario_id: str, start: Position) -> PracticeAnalysis | None:
     if cards_not_home(start) > MAX_CARDS:
         return None
     graph, auto_home = explore_for_page(start)
     if graph is None:
         return None
     winnable = [graph.won(i) for i in range(len(graph.states))]
-    cross_check(graph, winnable, scenario.id)
+    cross_check(graph, winnable, scenario_id)
     dests = destinations(start.profile)
     shared = Shared()
     refusals = [card_refusals(graph, i, dests, shared) for i in range(len(graph.states))]
+    cross_check_off_board(graph, refusals, dests, scenario_id)
     deal = [None if (why := refusal(pos, DEAL_MOVE)) is None else refusal_key(why) for pos in graph.states]
     return PracticeAnalysis(
         graph=graph,
@@ -161,7 +224,16 @@ def _analyse(scenario: Scenario) -> PracticeAnalysis | None:
         leads=[typed_leads(pos) for pos in graph.states],
         empty=empty_source_refusals(start, dests),
         nopile=no_such_pile_refusals(start, dests),
+        losing=losing_reasons(graph, winnable),
     )
+
+
+def losing_reasons(graph: GameGraph, winnable: list[bool]) -> dict[tuple[int, int], Reason]:
+    """Why each move from a winnable state into a lost one loses: the answer key's reason for that
+    move in that position (``why_loses``), on the answer line or off it."""
+    return {(i, k): why_loses(graph.states[i], move)
+            for i, edges in enumerate(graph.edges) if winnable[i]
+            for k, (move, j) in enumerate(edges) if not winnable[j]}
 
 
 def cross_check(graph: GameGraph, winnable: list[bool], scenario_id: str) -> None:
@@ -175,36 +247,84 @@ def cross_check(graph: GameGraph, winnable: list[bool], scenario_id: str) -> Non
                                 f"{Verdict.WON if winnable[i] else Verdict.LOST}")
 
 
+# An off-board card's refusals are asked once per: the card, whether it is in the stock, the
+# foundations, the stock's size and the deals done.
+OffBoardKey = tuple[int, bool, tuple[int, ...], int, int]
+
+
 @dataclass
 class Shared:
     """Refusal keys and rows met before, each held once: a 20,000-state game has about 19 million
-    answers, which as tuples of their own would take gigabytes."""
+    answers, which as tuples of their own would take gigabytes.  `off_board`: the rows of cards
+    off the board (:func:`off_board_key`)."""
 
     keys: dict[RefusalKey, RefusalKey] = field(default_factory=dict)
     rows: dict[RefusalRow, RefusalRow] = field(default_factory=dict)
+    off_board: dict[OffBoardKey, RefusalRow] = field(default_factory=dict)
+
+
+def on_board(pos: Position) -> set[int]:
+    """The cards a learner sees and can tap: every card of a pile, and each foundation's top."""
+    cards: set[int] = {c for group in (pos.tableau, pos.reserve, pos.exposed) for pile in group for c in pile}
+    cards.update(make_card(rank_at(pos.base, n - 1), suit) for suit, n in enumerate(pos.foundations) if n)
+    return cards
+
+
+def off_board_key(pos: Position, card: int) -> OffBoardKey:
+    """What an off-board card's refusals are asked once per.  Such a card is refused before any rule
+    reads a pile of the board (the stock's rule, or the foundations' rules): the stock, the
+    foundations and the deals done are what those read (``cross_check_off_board`` confirms it)."""
+    return (card, card in pos.stock, pos.foundations, len(pos.stock), pos.deals_done)
+
+
+def _row(pos: Position, card: int, dests: list[Pile], legal: set[Move], shared: Shared) -> RefusalRow:
+    row: list[RefusalKey | None] = []
+    for dest in dests:
+        move = Move(Card(card), dest)
+        why = refusal(pos, move)
+        if why is None and move not in legal:
+            raise PracticeError(f"{move} is legal but not generated")
+        key = None if why is None else page_refusal_key(why, pos, move)
+        row.append(key if key is None else shared.keys.setdefault(key, key))
+    whole = tuple(row)
+    return shared.rows.setdefault(whole, whole)
 
 
 def card_refusals(graph: GameGraph, index: int, dests: list[Pile],
                   shared: Shared | None = None) -> list[RefusalRow]:
     """Per card, per destination: the engine's refusal of the move from state `index`, None if legal
-    (equal keys and rows taken from `shared`)."""
+    (equal keys and rows taken from `shared`; a card off the board asked once per its
+    :func:`off_board_key`)."""
     shared = shared or Shared()
     pos = graph.states[index]
     legal = {m for m, _j in graph.edges[index]}
+    seen = on_board(pos)
     per_card = []
     for card in range(52):
-        row: list[RefusalKey | None] = []
-        # Where the card lies is the same for every destination: the predicates find it once.
-        for dest in dests:
-            move = Move(Card(card), dest)
-            why = refusal(pos, move)
-            if why is None and move not in legal:
-                raise PracticeError(f"{move} is legal but not generated")
-            key = None if why is None else page_refusal_key(why, pos, move)
-            row.append(key if key is None else shared.keys.setdefault(key, key))
-        whole = tuple(row)
-        per_card.append(shared.rows.setdefault(whole, whole))
+        if card in seen:
+            per_card.append(_row(pos, card, dests, legal, shared))
+            continue
+        key = off_board_key(pos, card)
+        if key not in shared.off_board:
+            shared.off_board[key] = _row(pos, card, dests, legal, shared)
+        per_card.append(shared.off_board[key])
     return per_card
+
+
+def cross_check_off_board(graph: GameGraph, refusals: list[list[RefusalRow]], dests: list[Pile],
+                          scenario_id: str) -> None:
+    """At the start and a spread of other states, the engine asked about every off-board card
+    must say what the rows kept once per :func:`off_board_key` say."""
+    n = len(graph.states)
+    step = max(1, n // CROSS_CHECKS)
+    for i in sorted({0, *range(step, n, step), n - 1}):
+        pos = graph.states[i]
+        legal = {m for m, _j in graph.edges[i]}
+        seen = on_board(pos)
+        for card in range(52):
+            if card not in seen and _row(pos, card, dests, legal, Shared()) != refusals[i][card]:
+                raise PracticeError(f"{scenario_id}: state {i}: the refusals of {card_name(Card(card))}, "
+                                    "off the board, depend on more than the stock and the foundations")
 
 
 def can_pick_up(dests: list[Pile], row: RefusalRow) -> bool:

@@ -1,14 +1,19 @@
-"""Benchmark: does every puzzle of a folder play on the practice page (issue 20, criterion 7)?
+"""Benchmark: the practice pages of a whole library (issue 28), or each file's page alone (issue 20).
 
 Run:
+  .venv/bin/python bench/practice_pages.py --site [puzzles/small] [--workers N] [--json FILE]
   .venv/bin/python bench/practice_pages.py [puzzles/small puzzles/sorel] [--json FILE]
 
-Builds each file's English practice page alone, as ``agnes-teach guide --puzzles FILE`` would,
-and prints per file whether the page can play it (its whole game stored, every answer
+With ``--site``: builds the English guide twice, as ``agnes-teach guide --lang en`` does (its
+default practice set) and with ``--puzzles`` the folders given, and prints each build's seconds,
+their ratio, every practice page written with its bytes against the page budget, how many of
+the puzzles play, and the notes about puzzles left out (each should appear once).
+
+Without: builds each file's English practice page alone, as ``agnes-teach guide --puzzles FILE``
+would, and prints per file whether the page can play it (its whole game stored, every answer
 worked out at build time), the page's bytes against the page budget, and the seconds the
 analysis took; then how many files play and the largest page.  A file that does not play
-is named with the page's reason.  Slow by nature: building a page walks every state of the
-puzzle's game and asks the engine about every card and pile there.
+is named with the page's reason.
 """
 
 from __future__ import annotations
@@ -16,27 +21,73 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+import tempfile
 import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from agnes_teach import practice  # noqa: E402
+from agnes_teach.cli.render import PLAYABLE_EXAMPLE  # noqa: E402
 from agnes_teach.errors import InputError  # noqa: E402
+from agnes_teach.profile import DEFAULT_PROFILE, get_profile  # noqa: E402
+from agnes_teach.render.guide import build_guide, practice_set  # noqa: E402
 from agnes_teach.render.practice import PAGE_BUDGET, build_practice, skip_reason  # noqa: E402
-from agnes_teach.scenario import load_puzzles  # noqa: E402
+from agnes_teach.render.sheet import library_folder  # noqa: E402
+from agnes_teach.scenario import Scenario, load_puzzles  # noqa: E402
+
+
+def _build(scenarios: list[Scenario], out: Path, workers: int | None) -> tuple[float, list[str]]:
+    practice.clear_analyses()
+    notes: list[str] = []
+    start = time.perf_counter()
+    build_guide(["en"], out, get_profile(DEFAULT_PROFILE), puzzles=scenarios, note=notes.append,
+                workers=workers)
+    return time.perf_counter() - start, notes
+
+
+def site(scenarios: list[Scenario], workers: int | None) -> dict[str, object]:
+    """The plain guide's build against the library's, and the library's practice pages."""
+    with tempfile.TemporaryDirectory() as folder:
+        default = [library_folder("demo"), ROOT / "agnes_teach" / PLAYABLE_EXAMPLE]  # what `guide` plays
+        plain, _ = _build(load_puzzles(default), Path(folder) / "plain", workers)
+        print(f"guide --lang en: {plain:.1f} s", flush=True)
+        seconds, notes = _build(scenarios, Path(folder) / "library", workers)
+        pages = {p.name: p.stat().st_size for p in sorted((Path(folder) / "library").glob("practice-*.html"))}
+        playing = sum(html.count('class="puzzle" id=') for html in
+                      (p.read_text("utf-8") for p in (Path(folder) / "library").glob("practice-*.html")))
+    for name, size in pages.items():
+        print(f"  {name}: {size:,} bytes{'  OVER BUDGET' if size > PAGE_BUDGET else ''}")
+    for text in notes:
+        print(f"  note: {text}")
+    print(f"guide --lang en --puzzles: {seconds:.1f} s ({seconds / plain:.1f} times the plain guide); "
+          f"{playing} of {len(practice_set(scenarios))} puzzles (the worked example with them) play on "
+          f"{len(pages)} pages, "
+          f"{sum(pages.values()):,} bytes in all, the largest {max(pages.values()):,} "
+          f"(budget {PAGE_BUDGET:,}); "
+          f"{len(notes)} notes ({len(set(notes))} different)")
+    return {"plain_seconds": round(plain, 1), "seconds": round(seconds, 1), "pages": pages,
+            "playing": playing, "puzzles": len(practice_set(scenarios)), "notes": notes}
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("paths", nargs="*", default=[str(ROOT / "puzzles" / "small")])
     parser.add_argument("--json", help="write every file's row to this file")
+    parser.add_argument("--site", action="store_true", help="build the library's whole practice site")
+    parser.add_argument("--workers", type=int, default=None, help="processes analysing puzzles (--site)")
     args = parser.parse_args()
     rows: list[dict[str, object]] = []
     try:
         scenarios = load_puzzles([Path(p) for p in args.paths])
     except InputError as exc:
         parser.error(str(exc))
+    if args.site:
+        got = site(scenarios, args.workers)
+        if args.json:
+            Path(args.json).write_text(json.dumps(got, indent=1) + "\n", encoding="utf-8")
+        return
     for scenario in scenarios:
         start = time.perf_counter()
         page = build_practice([scenario], "en", "en.html")

@@ -10,7 +10,7 @@
 (function () {
   "use strict";
   var DATA = JSON.parse(document.getElementById("practice-data").textContent);
-  var UI = DATA.ui, CARDS = DATA.cards, MSG = DATA.messages, RULES = DATA.rules;
+  var UI = DATA.ui, CARDS = DATA.cards, MSG = DATA.messages, RULES = DATA.rules, REASONS = DATA.reasons;
   var ALPH = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
   var DIG = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
   var RANKS = {A: 1, T: 10, J: 11, Q: 12, K: 13};
@@ -44,6 +44,9 @@
     // Where each state's moves start in the lists of all moves (graph.to, graph.relabel).
     this.first = [0];
     for (var i = 0; i < graph.codes.length; i++) { this.first.push(this.first[i] + graph.codes[i].length / 2); }
+    // Why each move from a winnable state into a lost one loses (the answer key's reason), by move number.
+    this.losing = {};
+    for (var n = 0; n < graph.losing.length; n++) { this.losing[graph.losing[n][0]] = graph.losing[n][1]; }
     var identity = [];
     for (var p = 0; p < this.piles; p++) { identity.push(p); }
     this.history = [{i: 0, v: identity}];
@@ -278,7 +281,10 @@
     var moves = this.moves(st.i);
     for (var k = 0; k < moves.length; k++) {
       if (moves[k].code === key) {
-        this.history.push(this.after(st, moves[k]));
+        var step = this.after(st, moves[k]);
+        step.move = this.first[st.i] + k;
+        step.text = text;
+        this.history.push(step);
         this.render();
         var next = this.state(), home = this.autoCards(st.i, k);
         var went = home.length ? " " + fill(UI.auto_went, {cards: home.map(function (c) { return CARDS.shown[c]; }).join(", ")}) : "";
@@ -415,7 +421,27 @@
     this.plain(UI.restarted);
   };
 
-  // The line the build found from here: a shortest win, or a way into a dead end.
+  // A pile a reason names, as the stored state of step `st` numbers it, under its name on the board.
+  Puzzle.prototype.boardPile = function (st, name) {
+    var stored = this.data.dests.indexOf(name);
+    return stored > 0 ? this.data.dests[this.boardDest(st, stored)] : name;
+  };
+
+  // The move of the history that lost the game, with the answer key's reason, or null.
+  Puzzle.prototype.lostBy = function () {
+    for (var h = this.history.length - 1; h > 0; h--) {
+      var before = this.history[h - 1], step = this.history[h];
+      if (this.g.winnable[before.i] === "1" && this.g.winnable[step.i] === "0") {
+        var reason = REASONS[this.losing[step.move]];
+        if (!reason) { return null; }
+        return fill(UI.why_lost, {move: step.text, why: fill(reason[0], {pile: this.boardPile(before, reason[1])})});
+      }
+    }
+    return null;
+  };
+
+  // The line the build found from here: a shortest win, or a way into a dead end; after a losing
+  // move, first why that move loses, in the answer key's words.
   Puzzle.prototype.why = function () {
     var st = this.state(), steps = [], seen = {}, at = st, self = this;
     if (this.isDone(this.state())) { this.plain(UI.already_won); return; }
@@ -426,7 +452,9 @@
       this.autoCards(at.i, k).forEach(function (c) { steps.push(self.moveText(c, 0)); });
       at = this.after(at, move);
     }
+    var lost = this.g.winnable[st.i] === "1" ? null : this.lostBy();
     if (this.g.winnable[st.i] === "1") { this.plain(fill(UI.hint, {moves: steps.join(", ")})); }
+    else if (lost) { this.plain(lost + (steps.length ? " " + fill(UI.refutation, {moves: steps.join(", ")}) : "")); }
     else if (steps.length) { this.plain(fill(UI.refutation, {moves: steps.join(", ")})); }
     else if (!this.g.codes[st.i].length) { this.plain(UI.stuck); }
     else { this.plain(UI.circles); }

@@ -252,7 +252,7 @@ def auto_site(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
     out = tmp_path_factory.mktemp("auto") / "guide"
     with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(practice, "MAX_STATES", 20)
+        patch.setattr(practice, "FULL_STATES", 20)
         practice.clear_analyses()
         try:
             build_guide(["en"], out, get_profile("bernauer"), puzzles=load_puzzles([SECTION_08]))
@@ -271,4 +271,40 @@ def test_safe_cards_going_home_by_themselves_are_said(auto_site: Path, browser) 
     puzzle.locator("[data-undo]").click()
     puzzle.locator("[data-why]").click()
     assert "6♥>f, 7♥>f" in puzzle.locator("[data-feedback]").inner_text()
+    assert page.errors == []
+
+
+LIBRARY_PAIR = [ROOT / "puzzles" / "small" / "tableau.empty" / "tableau-empty-d26-m8-c11.yaml",
+                ROOT / "puzzles" / "small" / "stock.last-two" / "stock-last-two-l22-7-c9.yaml"]
+
+
+@pytest.fixture(scope="module")
+def library_site(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    out = tmp_path_factory.mktemp("library") / "guide"
+    build_guide(["en"], out, get_profile("bernauer"), puzzles=load_puzzles(LIBRARY_PAIR))
+    return out
+
+
+def test_why_after_a_losing_move_gives_the_keys_reason(library_site: Path, browser) -> None:  # type: ignore[no-untyped-def]
+    """K♠ home takes the last card Q♥ could lie on, and Q♥ covers 6♥: the page says so, in the
+    words of the worksheet's key (tagger.refutation.why_loses), not "round in circles"."""
+    from agnes_teach.engine import resolve
+    from agnes_teach.moves import parse_move_text
+    from agnes_teach.render.sheet import reason_text
+    from agnes_teach.scenario import load_scenario
+    from agnes_teach.tagger.refutation import why_loses
+
+    scenario = load_scenario(LIBRARY_PAIR[0])
+    expected = reason_text(why_loses(scenario.position, resolve(scenario.position, parse_move_text("KS>f"))),
+                           "en")
+    page = _open(browser, library_site, "en")
+    assert page.locator("nav.contents a").count() == 6  # three rules (the worked example is beside them)
+    for rule in ("tableau.empty", "stock.last-two"):
+        assert page.locator(f'section.rule[id="rule-{rule}"] h2').count() == 1
+    puzzle = page.locator(f'[data-puzzle="{scenario.id}"]')
+    assert _type(puzzle, "KS>f") == ("lost", None)
+    puzzle.locator("[data-why]").click()
+    said = puzzle.locator("[data-feedback]").inner_text()
+    assert said.startswith("Why K♠>f loses: ") and expected in said, said
+    assert "in t6" in said and "circles" not in said
     assert page.errors == []

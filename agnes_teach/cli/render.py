@@ -37,9 +37,9 @@ app = typer.Typer()  # joined, without a name, into the root app of agnes_teach.
 
 
 @contextmanager
-def _progress(label: str, total: int | None) -> Iterator[Callable[[str], None]]:
-    """A progress bar on stderr when it is a terminal; otherwise silent."""
-    if not sys.stderr.isatty():
+def _progress(label: str, total: int | None, quiet: bool = False) -> Iterator[Callable[[str], None]]:
+    """A progress bar on stderr when it is a terminal (and not `quiet`); otherwise silent."""
+    if quiet or not sys.stderr.isatty():
         yield lambda _step: None
         return
     from rich.console import Console
@@ -179,6 +179,10 @@ def guide_command(
                      "Give --no-practice to leave the practice pages out."),
     ] = None,
     no_practice: Annotated[bool, typer.Option("--no-practice", help="Write no practice pages.")] = False,
+    workers: Annotated[int | None, typer.Option("--workers", min=1, help="Processes that analyse the "
+                                                 "practice puzzles (default: one per core); the pages are "
+                                                 "the same whatever the number.")] = None,
+    quiet: Annotated[bool, typer.Option("--quiet", help="No progress on stderr.")] = False,
     as_json: JsonOption = False,
     parents: ParentsOption = False,
 ) -> None:
@@ -186,21 +190,23 @@ def guide_command(
 
     Every worked example is replayed on the engine while the guide is built. Practice pages
     (practice-LANG.html) let a learner play puzzles in the browser, offline; the engine and the
-    solver work out every answer at build time.
+    solver work out every answer at build time. A section per rule; when the puzzles do not fit
+    on one page, a page per rule and practice-LANG.html their contents. On a terminal, stderr
+    shows each puzzle as it is analysed (--quiet: nothing).
 
     \b
     Example:
       agnes-teach guide --lang ru,es,en --out build/guide --puzzles puzzles/demo
     """
-    from ..render.guide import build_guide
+    from ..render.guide import build_guide, practice_set
     from ..scenario import load_puzzles
 
     langs = language_list(lang)
     prof = get_profile(profile)
     check_out(out, parents)
     scenarios = [] if no_practice else load_puzzles(puzzles or _practice_puzzles())
-    with _progress("guide", len(langs)) as step:
-        written = build_guide(langs, out, prof, progress=step, puzzles=scenarios, note=_note)
+    with _progress("guide", len(langs) + len(practice_set(scenarios)), quiet) as step:
+        written = build_guide(langs, out, prof, progress=step, puzzles=scenarios, note=_note, workers=workers)
     _report(written, as_json)
 
 

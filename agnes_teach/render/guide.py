@@ -27,6 +27,7 @@ from ..cards import rank_above, rank_at, rank_below, rank_name
 from ..errors import InputError, Problem
 from ..outputs import registered
 from ..piles import Pile, PileKind
+from ..practice import analyse_all
 from ..profile import Profile, RankCycle
 from ..registry import RuleId
 from ..registry import rule as registry_rule
@@ -36,7 +37,7 @@ from ..winrates import SurveyPass, WinRate, win_rate, win_rates
 from .env import environment, read_asset
 from .examples import Example, example_base, examples
 from .practice import page_name as practice_page
-from .practice import practice_html, practice_links
+from .practice import practice_links, practice_site
 from .svg import deal_ordinal, exposed_deal
 
 # The rules reference's worked example (section 08): hand-made and small enough to play, so the
@@ -489,34 +490,46 @@ def practice_set(puzzles: Sequence[Scenario]) -> list[Scenario]:
 
 def build_guide(langs: Sequence[str], out: Path, profile: Profile,
                 progress: Callable[[str], None] | None = None,
-                puzzles: Sequence[Scenario] = (), note: Callable[[str], None] | None = None) -> list[Path]:
+                puzzles: Sequence[Scenario] = (), note: Callable[[str], None] | None = None,
+                workers: int | None = None) -> list[Path]:
     """Write ``<lang>.html`` for each language and ``index.html`` into `out`; return the files.
 
-    With `puzzles`, also ``practice-<lang>.html``: those puzzles, playable in the browser; `note`
-    hears once about each puzzle a practice page leaves out, and why.
+    With `puzzles`, also the practice pages (``practice-<lang>.html``, and a page per rule when the
+    puzzles do not fit on one): those puzzles, playable in the browser, analysed in `workers`
+    processes (default: one per core) before any page is drawn; `progress` hears each puzzle
+    analysed (``practice 12/76 tableau.empty/ID``) and each language; `note` hears once about
+    each puzzle a practice page leaves out, and why.
     The pages are built in a temporary folder first, so a failure leaves `out` as it was.
     """
-    said: dict[str, None] = {}  # each note once, not once per language
+    said: dict[str, str] = {}  # each note once, by puzzle, not once per language or page
 
-    def heard(text: str) -> None:
-        said[text] = None
+    def heard(puzzle: str, text: str) -> None:
+        said.setdefault(puzzle, text)
 
     for lang in langs:
         i18n.check_lang(lang)
     puzzles = practice_set(puzzles)
     if out.exists() and not out.is_dir():
         raise InputError(Problem("is a file; --out needs a folder", str(out)))
+    if puzzles:
+        total = len(puzzles)
+
+        def analysed(done: int, sc: Scenario) -> None:
+            if progress:
+                progress(f"practice {done}/{total} {sc.themes[0] if sc.themes else '-'}/{sc.id}")
+
+        analyse_all(puzzles, workers, analysed)
     pages: dict[str, str] = {}
     for lang in langs:
         if progress:
             progress(lang)
         pages[guide_page(lang)] = page_html(profile, lang, langs, practice=bool(puzzles))
         if puzzles:
-            pages[practice_page(lang)] = practice_html(puzzles, lang, switcher(langs, practice_page),
-                                                       guide_page(lang), note=heard)
+            pages.update(practice_site(puzzles, lang, lambda name: switcher(langs, name), guide_page(lang),
+                                       note=heard))
     pages["index.html"] = index_html(langs, langs[0], practice=bool(puzzles))
     if note is not None:
-        for text in said:
+        for text in said.values():
             note(text)
     try:
         out.parent.mkdir(parents=True, exist_ok=True)

@@ -13,6 +13,12 @@ inflates it with the browser's own ``DecompressionStream``).  A page is filled
 only while its size stays under ``PAGE_BUDGET`` bytes; a puzzle that does not
 fit (or whose game is too large to analyse) is listed on the page as not
 playable here, with the reason.
+
+Puzzles are grouped by the rule they teach, in the registry's order, each rule
+a section, easy to hard within it and numbered as ``sheet --theme RULE``
+numbers them.  When every puzzle fits on one page, that page has the sections
+and a contents list; otherwise each rule has a page of its own and
+``practice-<lang>.html`` is the contents page that links them.
 """
 
 from __future__ import annotations
@@ -21,7 +27,7 @@ import base64
 import gzip
 import json
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from babel.numbers import format_decimal
 from markupsafe import Markup
@@ -37,12 +43,14 @@ from ..practice import MAX_CARDS, MAX_STATES, Lead, NoLead, PracticeAnalysis, Re
 from ..registry import RuleId, Task
 from ..registry import rule as registry_rule
 from ..scenario import Scenario
+from ..tagger.refutation import Observation, Reason
 from ..tagger.teaching import cards_not_home
 from .env import environment, read_asset
-from .sheet import scenario_title
+from .sheet import difficulty_order, reason_text, scenario_title
 from .svg import card_face, card_words, rank_letter
 
-PAGE_BUDGET = 3_000_000  # bytes per practice page, at most
+PAGE_BUDGET = 1_500_000  # bytes per practice page, at most
+PILE_FIELD = "{pile}"  # a reason's pile, named by the page in the learner's numbering
 
 # One character per card in the embedded data (card number 0..51).
 ALPHABET = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
@@ -60,8 +68,42 @@ SwitcherEntry = tuple[str, str, str]  # language code, its name in itself, the p
 
 
 def page_name(lang: str) -> str:
-    """The practice page's file name in `lang`."""
+    """The practice page's file name in `lang` (the contents page, when the rules have pages of their own)."""
     return f"practice-{lang}.html"
+
+
+def rule_page_name(lang: str, rule: str | None) -> str:
+    """The file name of one rule's practice page in `lang` (`rule` None: puzzles naming no rule)."""
+    return f"practice-{lang}-{rule or 'other'}.html"
+
+
+def section_id(rule: str | None) -> str:
+    """The anchor of a rule's section on a practice page."""
+    return f"rule-{rule or 'other'}"
+
+
+@dataclass
+class Reasons:
+    """Why losing moves lose, in the page's language (the answer key's words), each stored once:
+    (text, the stored state's pile it names or "") by number."""
+
+    lang: str
+    items: list[tuple[str, str]] = field(default_factory=list)
+    index: dict[tuple[str, str], int] = field(default_factory=dict)
+
+    def add(self, reason: Reason) -> int:
+        """The number of a reason's text; its pile is left a field the page fills in, since the
+        learner's board may number the piles otherwise than the stored state."""
+        pile = reason.pile or (reason.observation.pile if reason.observation is not None else "")
+        seen: Observation | None = reason.observation
+        if seen is not None and seen.pile:
+            seen = replace(seen, pile=PILE_FIELD)
+        shown = replace(reason, pile=PILE_FIELD if reason.pile else "", observation=seen)
+        key = (reason_text(shown, self.lang), pile)
+        if key not in self.index:
+            self.index[key] = len(self.items)
+            self.items.append(key)
+        return self.index[key]
 
 
 @dataclass
@@ -185,16 +227,22 @@ def auto_moves(graph: GameGraph, index: int) -> str:
                     for k, (m, _j) in enumerate(graph.edges[index]) if (index, m) in graph.auto)
 
 
-def encode_graph(got: PracticeAnalysis, messages: Messages, patterns: Patterns) -> dict[str, object]:
+def encode_graph(got: PracticeAnalysis, messages: Messages, patterns: Patterns,
+                 reasons: Reasons | None = None) -> dict[str, object]:
     """The game graph, one list (or string) per field, each indexed by state; the moves' targets and
     reorderings in one list each, all states' moves one after another (``codes`` gives their count).
 
     A target is written as its distance from the state the move leaves (states found together lie
     near each other, so the numbers are small and compress well); a reordering by its number in
-    ``relabels`` (0: none).
+    ``relabels`` (0: none).  ``losing``: per move into a lost state from a winnable one, its number
+    among all moves and the number of its reason in `reasons`.
     """
     graph = got.graph
     n = len(graph.states)
+    reasons = reasons or Reasons(messages.lang)
+    first = [0]
+    for edges in graph.edges:
+        first.append(first[-1] + len(edges))
     relabels = Relabels(_width(len(set(graph.relabel.values())) + 1))
     ids = [[patterns.add((int(got.free[i][card]),
                           *(-1 if why is None else messages.add(why) for why in got.refusals[i][card])))
@@ -216,6 +264,7 @@ def encode_graph(got: PracticeAnalysis, messages: Messages, patterns: Patterns) 
         "deal": [-1 if why is None else messages.add(why) for why in got.deal],
         "line": got.line,
         "leads": [lead_code(got.leads[i]) for i in range(n)],
+        "losing": [[first[i] + k, reasons.add(why)] for (i, k), why in sorted(got.losing.items())],
     }
 
 
@@ -230,14 +279,15 @@ def unpack(text: str) -> object:
     return json.loads(gzip.decompress(base64.b64decode(text)).decode("utf-8"))
 
 
-def puzzle_data(scenario: Scenario, lang: str, messages: Messages) -> PuzzleData:
+def puzzle_data(scenario: Scenario, lang: str, messages: Messages,
+                reasons: Reasons | None = None) -> PuzzleData:
     """The embedded game graph of one puzzle in `lang`, or the reason it is not embedded."""
     if cards_not_home(scenario.position) > MAX_CARDS:
         return PuzzleData(scenario, 0, None, TOO_MANY_CARDS)
     got = analyse(scenario)
     if got is None:
         return PuzzleData(scenario, MAX_STATES, None, TOO_LARGE)
-    graph = pack(encode_graph(got, messages, Patterns()))
+    graph = pack(encode_graph(got, messages, Patterns(), reasons))
     data = puzzle_header(scenario, got, messages) | {"graph": graph}
     return PuzzleData(scenario, len(got.graph.states), data, size=len(_json(data).encode("utf-8")))
 
@@ -326,6 +376,52 @@ def card_labels(lang: str) -> dict[str, object]:
 
 
 @dataclass
+class Section:
+    """One rule's puzzles on the practice pages, easy to hard (then by id), as ``sheet --theme RULE``
+    orders and numbers them; `rule` None: puzzles that name no rule."""
+
+    rule: str | None
+    scenarios: list[Scenario]
+
+
+def sections(scenarios: Sequence[Scenario]) -> list[Section]:
+    """The puzzles by the rule each teaches (its first theme), the rules in the registry's order."""
+    order = {str(rule): n for n, rule in enumerate(RuleId)}
+    by_rule: dict[str | None, list[Scenario]] = {}
+    for sc in scenarios:
+        by_rule.setdefault(sc.themes[0] if sc.themes else None, []).append(sc)
+    rules = sorted(by_rule, key=lambda r: (r is None, order.get(r or "", len(order)), r or ""))
+    return [Section(r, sorted(by_rule[r], key=lambda s: (difficulty_order(s), s.id))) for r in rules]
+
+
+def section_title(rule: str | None, lang: str) -> str:
+    return i18n.text(lang, "rule-title", rule) if rule else i18n.text(lang, "practice", "Other puzzles")
+
+
+@dataclass
+class Prepared:
+    """A language's encoded puzzles, shared by every practice page in it: messages and reasons
+    numbered once for all the pages, each puzzle's data and its title (by ``id`` of its scenario)."""
+
+    messages: Messages
+    reasons: Reasons
+    data: dict[int, PuzzleData]
+    titles: dict[int, str]
+
+
+def prepare(scenarios: Sequence[Scenario], lang: str) -> Prepared:
+    """Every puzzle encoded in `lang`, titled within its rule's section (see :func:`distinct_titles`)."""
+    messages, reasons = Messages(lang), Reasons(lang)
+    data: dict[int, PuzzleData] = {}
+    titles: dict[int, str] = {}
+    for section in sections(scenarios):
+        for sc, title in zip(section.scenarios, distinct_titles(section.scenarios, lang), strict=True):
+            data[id(sc)] = puzzle_data(sc, lang, messages, reasons)
+            titles[id(sc)] = title
+    return Prepared(messages, reasons, data, titles)
+
+
+@dataclass
 class PracticePage:
     lang: str
     playable: list[PuzzleData]
@@ -383,22 +479,26 @@ def builder_note(p: PuzzleData, budget: int) -> str:
 
 
 def build_practice(scenarios: Sequence[Scenario], lang: str, guide_href: str,
-                   switcher: Sequence[SwitcherEntry] = (), budget: int = PAGE_BUDGET) -> PracticePage:
-    """Every scenario that fits, as embedded game graphs; the rest listed with the reason.
+                   switcher: Sequence[SwitcherEntry] = (), budget: int = PAGE_BUDGET, *,
+                   prepared: Prepared | None = None, contents_href: str = "") -> PracticePage:
+    """Every scenario that fits, as embedded game graphs in a section per rule; the rest listed with
+    the reason.  `contents_href`: the contents page this page is one rule of ("": this page has
+    every rule, and a contents list of its own).
 
     The page is measured whole (drawn with its puzzles).  While it is over `budget`, the puzzle of
     the largest data leaves it: as too big by itself when a page holding that puzzle alone would
     still be over the budget, else as one the other puzzles leave no room for.
     """
-    messages = Messages(lang)
-    built = [puzzle_data(s, lang, messages) for s in scenarios]
+    prepared = prepared or prepare(scenarios, lang)
+    ordered = [sc for section in sections(scenarios) for sc in section.scenarios]
+    built = [prepared.data[id(s)] for s in ordered]
     playable = [p for p in built if p.data is not None]
     skipped = [p for p in built if p.data is None]
-    titles = dict(zip((id(s) for s in scenarios), distinct_titles(scenarios, lang), strict=True))
 
     def draw(puzzles: list[PuzzleData], left_out: list[PuzzleData]) -> tuple[str, str]:
-        data = payload(puzzles, messages, lang, guide_href)
-        return data, render_page(puzzles, left_out, titles, data, lang, switcher, guide_href, budget)
+        data = payload(puzzles, prepared, lang, guide_href)
+        return data, render_page(ordered, puzzles, left_out, prepared.titles, data, lang, switcher,
+                                 guide_href, budget, contents_href)
 
     data, html = draw(playable, skipped)
     while len(html.encode("utf-8")) > budget and playable:
@@ -411,11 +511,12 @@ def build_practice(scenarios: Sequence[Scenario], lang: str, guide_href: str,
     return PracticePage(lang, playable, skipped, Markup(data), html)
 
 
-def payload(puzzles: list[PuzzleData], messages: Messages, lang: str, guide_href: str) -> str:
-    """The JSON the page's script reads: messages, rule links, card and page words, the puzzles."""
-    rules = sorted({rule for rule, _text in messages.items})
+def payload(puzzles: list[PuzzleData], prepared: Prepared, lang: str, guide_href: str) -> str:
+    """The JSON the page's script reads: messages, reasons, rule links, card and page words, the puzzles."""
+    rules = sorted({rule for rule, _text in prepared.messages.items})
     return _json({
-        "messages": messages.items,
+        "messages": prepared.messages.items,
+        "reasons": prepared.reasons.items,
         "rules": {r: {"title": i18n.text(lang, "rule-title", r),
                       "href": f"{guide_href}#{r}"} for r in rules if _known_rule(r)},
         "cards": card_labels(lang),
@@ -424,16 +525,32 @@ def payload(puzzles: list[PuzzleData], messages: Messages, lang: str, guide_href
     })
 
 
-def render_page(puzzles: list[PuzzleData], skipped: list[PuzzleData], titles: dict[int, str], data: str,
-                lang: str, switcher: Sequence[SwitcherEntry], guide_href: str, budget: int) -> str:
+def render_page(ordered: list[Scenario], puzzles: list[PuzzleData], skipped: list[PuzzleData],
+                titles: dict[int, str], data: str, lang: str, switcher: Sequence[SwitcherEntry],
+                guide_href: str, budget: int, contents_href: str = "") -> str:
+    """One practice page: a section per rule of its playable puzzles, then those left out."""
     template = environment(lang).get_template("guide-practice.html.j2")
+    here = {id(p.scenario): p for p in puzzles}
+    shown: list[dict[str, object]] = []
+    contents: list[dict[str, object]] = []
+    for section in sections([sc for sc in ordered if id(sc) in here]):
+        items = [{"id": sc.id, "title": titles[id(sc)], "task": practice_task(sc, lang),
+                  "auto_home": bool((here[id(sc)].data or {}).get("auto_home"))} for sc in section.scenarios]
+        title, anchor = section_title(section.rule, lang), section_id(section.rule)
+        shown.append({"anchor": anchor, "title": title, "puzzles": items,
+                      "href": f"{guide_href}#{section.rule}" if section.rule else "",
+                      "link": i18n.text(lang, "practice", "Rule: {title}", title=title)})
+        links = [{"href": f"#puzzle-{item['id']}", "title": item["title"], "id": item["id"]}
+                 for item in items]
+        contents.append({"href": f"#{anchor}", "title": title, "puzzles": links})
     return template.render(
         switcher=switcher,
         guide_href=guide_href,
-        puzzles=[{"id": p.scenario.id, "title": titles[id(p.scenario)],
-                  "task": practice_task(p.scenario, lang),
-                  "auto_home": bool(p.data and p.data["auto_home"])} for p in puzzles],
-        skipped=[{"title": titles[id(p.scenario)], "reason": skip_reason(p, lang, budget)} for p in skipped],
+        contents_href=contents_href,
+        contents=[] if contents_href or len(shown) < 2 else contents,
+        sections=shown,
+        skipped=[{"title": titles[id(p.scenario)], "id": p.scenario.id,
+                  "reason": skip_reason(p, lang, budget)} for p in skipped],
         data=Markup(data),
         css=Markup(read_asset("guide.css") + read_asset("practice.css")),
         script=Markup(read_asset("practice.js")),
@@ -448,9 +565,69 @@ def _known_rule(rule_id: str) -> bool:
     return True
 
 
+def contents_html(pages: list[tuple[Section, str, PracticePage]], prepared: Prepared, lang: str,
+                  switcher: Sequence[SwitcherEntry], guide_href: str) -> str:
+    """The contents page of a practice site with a page per rule: each rule, its page and its
+    puzzles (those a page leaves out named, not linked)."""
+    template = environment(lang).get_template("guide-practice.html.j2")
+    contents = []
+    for section, name, page in pages:
+        playing = {id(p.scenario) for p in page.playable}
+        contents.append({"href": name, "title": section_title(section.rule, lang), "puzzles": [
+            {"href": f"{name}#puzzle-{sc.id}" if id(sc) in playing else "", "title": prepared.titles[id(sc)],
+             "id": sc.id} for sc in section.scenarios]})
+    return template.render(switcher=switcher, guide_href=guide_href, contents_href="", contents=contents,
+                           sections=[], skipped=[], data=Markup(_json({"puzzles": []})),
+                           css=Markup(read_asset("guide.css") + read_asset("practice.css")),
+                           script=Markup(""))
+
+
+Switchers = Callable[[Callable[[str], str]], Sequence[SwitcherEntry]]
+Note = Callable[[str, str], None]  # hears a puzzle's id and what the builder is told about it
+
+
+def practice_site(scenarios: Sequence[Scenario], lang: str, switchers: Switchers, guide_href: str,
+                  note: Note | None = None, budget: int | None = None) -> dict[str, str]:
+    """The practice pages in `lang`, by file name: one page with a section per rule when every
+    puzzle fits on it; else a page per rule and ``practice-<lang>.html`` the contents page linking
+    them.  `switchers` gives the language switcher of a page, from its name in each language.
+    `note` hears, for each puzzle left out, what is too big and what to do.  `budget`: bytes per
+    page (default ``PAGE_BUDGET``)."""
+    budget = budget or PAGE_BUDGET
+    prepared = prepare(scenarios, lang)
+    groups = sections(scenarios)
+    whole = sum(p.size for p in prepared.data.values())
+    pages: list[tuple[Section, str, PracticePage]] = []
+    if len(groups) <= 1 or whole < budget:
+        page = build_practice(scenarios, lang, guide_href, switchers(page_name), budget, prepared=prepared)
+        if len(groups) <= 1 or not any(p.reason == PAGE_FULL for p in page.skipped):
+            _tell(page, budget, note)
+            return {page_name(lang): page.html}
+    for section in groups:
+        name = rule_page_name(lang, section.rule)
+        page = build_practice(section.scenarios, lang, guide_href, switchers(_rule_pages(section.rule)),
+                              budget, prepared=prepared, contents_href=page_name(lang))
+        _tell(page, budget, note)
+        pages.append((section, name, page))
+    site = {page_name(lang): contents_html(pages, prepared, lang, switchers(page_name), guide_href)}
+    site.update((name, page.html) for _section, name, page in pages)
+    return site
+
+
+def _rule_pages(rule: str | None) -> Callable[[str], str]:
+    """A rule's practice page in each language, by language code."""
+    return lambda code: rule_page_name(code, rule)
+
+
+def _tell(page: PracticePage, budget: int, note: Note | None) -> None:
+    if note is not None:
+        for p in page.skipped:
+            note(p.scenario.id, builder_note(p, budget))
+
+
 def practice_html(scenarios: Sequence[Scenario], lang: str, switcher: Sequence[SwitcherEntry],
                   guide_href: str, note: Callable[[str], None] | None = None) -> str:
-    """The practice page: the puzzles that fit, playable offline; `switcher` links its other languages.
+    """One practice page of every puzzle that fits; `switcher` links its other languages.
     `note` hears, for each puzzle left out, what is too big and what to do."""
     page = build_practice(scenarios, lang, guide_href, switcher)
     if note is not None:
@@ -501,6 +678,7 @@ def ui_strings(lang: str) -> dict[str, object]:
         "refutation": t(lang, "practice", "Every line from here loses. For example: {moves}, and then no "
                         "move is left."),
         "stuck": t(lang, "practice", "No move is left: the game is lost."),
+        "why_lost": t(lang, "practice", "Why {move} loses: {why}"),
         "circles": t(lang, "practice", "From here every line only goes round in circles; none brings every "
                      "card home."),
         "auto_went": t(lang, "practice", "Gone home by themselves: {cards}."),

@@ -1,0 +1,201 @@
+"""The practice pages of a library: a section per rule, a page per rule when they do not fit, the
+answer key's reason after a losing move, every answer the engine's, the same bytes in parallel."""
+
+from __future__ import annotations
+
+import dataclasses
+import re
+from pathlib import Path
+
+import pytest
+from _generator_util import make_position
+
+from agnes_teach import practice
+from agnes_teach.cards import Card
+from agnes_teach.engine import refusal
+from agnes_teach.moves import Move
+from agnes_teach.practice import analyse, on_board, page_refusal_key
+from agnes_teach.profile import get_profile
+from agnes_teach.render.guide import build_guide
+from agnes_teach.render.practice import (
+    PILE_FIELD,
+    Reasons,
+    build_practice,
+    page_name,
+    practice_site,
+    prepare,
+    rule_page_name,
+    sections,
+    unpack,
+)
+from agnes_teach.render.sheet import reason_text
+from agnes_teach.scenario import Scenario, load_scenario
+from agnes_teach.tagger.refutation import why_loses
+
+ROOT = Path(__file__).resolve().parent.parent
+LIBRARY = ROOT / "puzzles" / "small"
+# Four small library puzzles on four rules (their games have 16 to 30 states).
+FILES = ["foundation.wrap/foundation-wrap-l123-38-c7.yaml", "tableau.wrap/tableau-wrap-l10003-28-c10.yaml",
+         "tableau.empty/tableau-empty-d26-m8-c11.yaml", "stock.last-two/stock-last-two-l22-7-c9.yaml"]
+
+
+@pytest.fixture(scope="module")
+def library() -> list[Scenario]:
+    return [load_scenario(LIBRARY / name) for name in FILES]
+
+
+def _ids(html: str) -> set[str]:
+    return set(re.findall(r'\bid="([^"]+)"', html))
+
+
+def _switch(name: object) -> list[tuple[str, str, str]]:
+    page = name if callable(name) else None
+    return [(code, code, page(code)) for code in ("en", "ru")] if page else []
+
+
+def test_a_page_has_a_section_per_rule_and_a_contents_list_that_resolves(library: list[Scenario]) -> None:
+    site = practice_site(library, "en", _switch, "en.html")
+    assert list(site) == [page_name("en")]  # small enough for one page
+    html = site[page_name("en")]
+    ids = _ids(html)
+    for section in sections(library):
+        assert f"rule-{section.rule}" in ids
+        assert re.search(rf'<h2 id="rule-{re.escape(str(section.rule))}-title">', html)
+    links = re.findall(r'<nav class="contents".*?</nav>', html, re.S)
+    assert len(links) == 1
+    targets = re.findall(r'href="#([^"]+)"', links[0])
+    assert len(targets) == len(library) + len(sections(library)) and set(targets) <= ids
+    for sc in library:
+        assert f'data-puzzle="{sc.id}"' in html
+
+
+def test_puzzles_too_many_for_a_page_get_a_page_per_rule(library: list[Scenario]) -> None:
+    whole = len(build_practice(library, "en", "en.html").html.encode("utf-8"))
+    largest_rule = max(len(build_practice(s.scenarios, "en", "en.html", prepared=prepare(library, "en"))
+                           .html.encode("utf-8")) for s in sections(library))
+    budget = (whole + largest_rule) // 2
+    heard: list[tuple[str, str]] = []
+    site = practice_site(library, "en", _switch, "en.html", note=lambda i, t: heard.append((i, t)),
+                         budget=budget)
+    assert heard == []  # every puzzle plays
+    rules = [s.rule for s in sections(library)]
+    assert list(site) == [page_name("en"), *(rule_page_name("en", r) for r in rules)]
+    contents = site[page_name("en")]
+    for href in re.findall(r'href="(practice-en[^"]*)"', contents):
+        name, _, anchor = href.partition("#")
+        assert name in site, href
+        assert not anchor or anchor in _ids(site[name]), href
+    for rule in rules:
+        page = site[rule_page_name("en", rule)]
+        assert len(page.encode("utf-8")) <= budget
+        assert f'id="rule-{rule}"' in page and f'href="{page_name("en")}"' in page
+        assert f'{rule_page_name("ru", rule)}' in page  # the switcher names the same rule's page
+    for sc in library:
+        assert sum(f'data-puzzle="{sc.id}"' in page for page in site.values()) == 1
+        assert f"#puzzle-{sc.id}" in contents
+
+
+def test_a_losing_move_carries_the_keys_reason(library: list[Scenario]) -> None:
+    scenario = next(s for s in library if s.themes[0] == "tableau.empty")
+    got = analyse(scenario)
+    assert got is not None and got.losing
+    graph = got.graph
+    for (i, k), why in got.losing.items():
+        move, j = graph.edges[i][k]
+        assert got.winnable[i] and not got.winnable[j]
+        assert why == why_loses(graph.states[i], move)
+    prepared = prepare([scenario], "ru")
+    data = prepared.data[id(scenario)].data
+    assert data is not None
+    stored = unpack(str(data["graph"]))
+    assert isinstance(stored, dict)
+    first = [0]
+    for edges in graph.edges:
+        first.append(first[-1] + len(edges))
+    by_move = {first[i] + k: why for (i, k), why in got.losing.items()}
+    assert sorted(n for n, _ in stored["losing"]) == sorted(by_move)
+    for number, reason in stored["losing"]:
+        text, pile = prepared.reasons.items[reason]
+        why = by_move[number]
+        assert text.replace(PILE_FIELD, pile) == reason_text(why, "ru")
+        assert "круг" not in text  # not "goes round in circles"
+
+
+def test_a_reason_leaves_its_pile_for_the_page_to_name() -> None:
+    reasons = Reasons("en")
+    why = why_loses(*_buried())
+    n = reasons.add(why)
+    text, pile = reasons.items[n]
+    assert pile and PILE_FIELD in text and pile not in text.replace(PILE_FIELD, "")
+
+
+def _buried() -> tuple[object, Move]:
+    """Dealing lays 7♥ on 6♥ in the reserve: the trap of the deal played too early."""
+    pos = make_position(5, ["4H 3H"], reserve=["6H"], stock="7H 8H 9H 10H JH QH KH AH 2H")
+    from agnes_teach.moves import DEAL_MOVE
+
+    return pos, DEAL_MOVE
+
+
+def test_refusals_of_cards_off_the_board_are_the_engines(library: list[Scenario]) -> None:
+    """Cards in the stock or under a foundation's top are asked once per stock and foundations:
+    every stored row is still the engine's answer, state by state."""
+    pos, _deal = _buried()
+    trap = dataclasses.replace(library[3], id="stocked", position=pos)  # type: ignore[arg-type]
+    for scenario in (trap, library[3]):
+        got = analyse(scenario)
+        assert got is not None
+        for i, state in enumerate(got.graph.states):
+            board = on_board(state)
+            for card in range(52):
+                for dest, stored in zip(got.destinations, got.refusals[i][card], strict=True):
+                    move = Move(Card(card), dest)
+                    why = refusal(state, move)
+                    assert stored == (None if why is None else page_refusal_key(why, state, move)), \
+                        (i, move, card in board)
+
+
+def test_the_pages_are_the_same_whatever_the_worker_count(tmp_path: Path, library: list[Scenario]) -> None:
+    steps: list[str] = []
+    practice.clear_analyses()
+    build_guide(["en"], tmp_path / "one", get_profile("bernauer"), puzzles=library, workers=1)
+    practice.clear_analyses()
+    build_guide(["en"], tmp_path / "two", get_profile("bernauer"), puzzles=library, workers=2,
+                progress=steps.append)
+    for page in (tmp_path / "one").iterdir():
+        assert page.read_bytes() == (tmp_path / "two" / page.name).read_bytes(), page.name
+    analysed = [s for s in steps if s.startswith("practice ")]
+    total = len(library) + 1  # and the worked example
+    assert len(analysed) == total and analysed[-1].startswith(f"practice {total}/{total} ")
+    assert {s.split()[-1] for s in analysed} >= {f"{sc.themes[0]}/{sc.id}" for sc in library}
+
+
+def test_each_note_is_heard_once(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A puzzle left out is noted once, though each language's page leaves it out (with its size in
+    that language: the same puzzle was noted three times)."""
+    from agnes_teach.render import practice as page
+
+    pair = [load_scenario(LIBRARY / "tableau.empty" / name)
+            for name in ("tableau-empty-d26-m8-c11.yaml", "tableau-empty-l10001-8-c10.yaml")]
+    alone = max(len(build_practice([sc], lang, f"{lang}.html").html.encode("utf-8"))
+                for sc in pair for lang in ("en", "ru", "es"))
+    monkeypatch.setattr(page, "PAGE_BUDGET", alone + 2_000)  # room for one of the two, in every language
+    heard: list[str] = []
+    build_guide(["en", "ru", "es"], tmp_path / "g", get_profile("bernauer"), puzzles=pair, note=heard.append)
+    assert len(heard) == 1 and "left out" in heard[0]
+    for name in ("practice-en.html", "practice-ru.html", "practice-es.html"):
+        html = (tmp_path / "g" / name).read_text("utf-8")
+        assert html.count('class="puzzle-id"') >= 2  # each puzzle named by its id, the one left out too
+
+
+def test_a_rules_puzzles_are_numbered_as_its_teachers_sheet_numbers_them() -> None:
+    from agnes_teach.registry import RuleId
+    from agnes_teach.render.practice import distinct_titles
+    from agnes_teach.render.sheet import Selection, load_items
+    from agnes_teach.scenario import load_puzzles
+
+    folder = LIBRARY / "reserve.top"
+    sheet = load_items([str(folder)], "en", selection=Selection(themes=(RuleId.RESERVE_TOP,)))
+    (section,) = sections(load_puzzles([folder]))
+    assert [sc.id for sc in section.scenarios] == [item.id for item in sheet]
+    assert distinct_titles(section.scenarios, "en") == [f"Puzzle {item.number}" for item in sheet]
