@@ -3,7 +3,8 @@
 # below that have small puzzles, and for each the easy puzzle random play wins
 # least often (as the file records it; the first in file-name order among
 # equals), copied with the id "demo-<its id>" (the demo command and the Quick
-# start print these four).
+# start print these four).  A puzzle listed in puzzles/not-the-crux.txt (its rule is not
+# the crux; awaiting replacement) is never chosen.
 # Run from the repository root after build-library.sh:  sh puzzles/build-demo.sh
 set -e
 PY=${PYTHON:-.venv/bin/python}
@@ -20,9 +21,12 @@ demo = Path("puzzles/demo")
 demo.mkdir(exist_ok=True)
 for old in demo.glob("*.yaml"):
     old.unlink()
+awaiting = {line for line in Path("puzzles/not-the-crux.txt").read_text("utf-8").splitlines()
+            if line and not line.startswith("#")}
 chosen = 0
 for name, theme in themes:
-    files = sorted(Path("puzzles/small", theme).glob("*.yaml"))
+    files = [f for f in sorted(Path("puzzles/small", theme).glob("*.yaml"))
+             if yaml.safe_load(f.read_text("utf-8"))["id"] not in awaiting]
     if not files or chosen == 4:
         continue
     chosen += 1

@@ -290,9 +290,9 @@ def test_why_after_a_losing_move_gives_the_keys_reason(library_site: Path, brows
     words of the worksheet's key (tagger.refutation.why_loses), not "round in circles"."""
     from agnes_teach.engine import resolve
     from agnes_teach.moves import parse_move_text
-    from agnes_teach.render.sheet import reason_text
     from agnes_teach.scenario import load_scenario
     from agnes_teach.tagger.refutation import why_loses
+    from agnes_teach.tagger.wording import reason_text
 
     scenario = load_scenario(LIBRARY_PAIR[0])
     expected = reason_text(why_loses(scenario.position, resolve(scenario.position, parse_move_text("KS>f"))),

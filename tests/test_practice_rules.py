@@ -28,9 +28,9 @@ from agnes_teach.render.practice import (
     sections,
     unpack,
 )
-from agnes_teach.render.sheet import reason_text
 from agnes_teach.scenario import Scenario, load_scenario
 from agnes_teach.tagger.refutation import why_loses
+from agnes_teach.tagger.wording import reason_text
 
 ROOT = Path(__file__).resolve().parent.parent
 LIBRARY = ROOT / "puzzles" / "small"

@@ -164,9 +164,9 @@ def test_within_each_theme_the_ratings_differ_in_measured_random_play() -> None:
 
 # One small puzzle per rating, measured again with the real referee (100 fatal-mistake games each)
 # and held to every criterion of issue 20 (the economy recomputed).
-# Puzzles awaiting replacement because their rule is not the crux (tests/not_the_crux.txt; the
+# Puzzles awaiting replacement because their rule is not the crux (puzzles/not-the-crux.txt; the
 # crux test in test_wrong_move_explanations.py keeps that list exact) are left out of the sample.
-NOT_THE_CRUX = {line for line in (ROOT / "tests" / "not_the_crux.txt").read_text("utf-8").splitlines()
+NOT_THE_CRUX = {line for line in (ROOT / "puzzles" / "not-the-crux.txt").read_text("utf-8").splitlines()
                 if line and not line.startswith("#")}
 SAMPLE = [s for s in SMALL if s.themes[0] == "tableau.empty" and s.id not in NOT_THE_CRUX]
 SAMPLE = [next(s for s in SAMPLE if s.difficulty == d) for d in Difficulty
