@@ -275,7 +275,7 @@ def test_safe_cards_going_home_by_themselves_are_said(auto_site: Path, browser) 
 
 
 LIBRARY_PAIR = [ROOT / "puzzles" / "small" / "tableau.empty" / "tableau-empty-d26-m8-c11.yaml",
-                ROOT / "puzzles" / "small" / "stock.last-two" / "stock-last-two-l22-7-c9.yaml"]
+                ROOT / "puzzles" / "small" / "stock.last-two" / "stock-last-two-l91136-26-c11.yaml"]
 
 
 @pytest.fixture(scope="module")

@@ -42,7 +42,7 @@ SHOTS = Path(os.environ.get("CLASSROOM_SHOTS", "")) if os.environ.get("CLASSROOM
 # A small library puzzle (base 7, seven cards left): A♠ onto the empty column t1 is refused by
 # tableau.empty (an empty column takes a 6 here); AS>f 2S>f 6H>t1 5S>t1 leaves only home moves.
 PUZZLE = "foundation-wrap-l123-38-c7"
-SECOND = "tableau-empty-l10001-8-c10"  # the walk's assignment has two puzzles: "Next puzzle" leads on
+SECOND = "tableau-empty-d10-m29-c16"  # the walk's assignment has two puzzles: "Next puzzle" leads on
 WRONG = ("AS", "t1", "tableau.empty")
 RIGHT = ["AS>f", "2S>f", "6H>t1", "5S>t1"]
 HOSTILE = ['<img src=x onerror=alert(1)>', '"><script>alert(2)</script>', "=cmd|' /C calc'!A0"]

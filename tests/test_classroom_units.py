@@ -21,7 +21,7 @@ from agnes_teach.classroom.report import (
     replay_ratings,
 )
 from agnes_teach.classroom.throttle import Windows
-from agnes_teach.engine import apply_unchecked, finishes_home, resolve
+from agnes_teach.engine import apply_unchecked, finishes_home, home_run, resolve
 from agnes_teach.errors import InputError
 from agnes_teach.moves import parse_move_text
 from agnes_teach.registry import Difficulty, RuleId
@@ -82,7 +82,11 @@ def test_the_rating_bands() -> None:
 def _library_line(theme: RuleId) -> tuple[object, list[str]]:
     sc = next(s for s in load_library().small if s.themes and s.themes[0] == theme and s.solution)
     assert sc.solution is not None
-    return sc, [m.text for m in sc.solution]
+    # The file's answer, then every card home: the whole game, whose home tail the test cuts off.
+    pos = sc.position
+    for m in sc.solution:
+        pos = apply_unchecked(pos, resolve(pos, m))
+    return sc, [m.text for m in sc.solution] + [str(m) for m in home_run(pos)[1]]
 
 
 def test_solved_means_only_home_moves_are_left() -> None:

@@ -36,7 +36,7 @@ ROOT = Path(__file__).resolve().parent.parent
 LIBRARY = ROOT / "puzzles" / "small"
 # Four small library puzzles on four rules (their games have 16 to 30 states).
 FILES = ["foundation.wrap/foundation-wrap-l123-38-c7.yaml", "tableau.wrap/tableau-wrap-l10003-28-c10.yaml",
-         "tableau.empty/tableau-empty-d26-m8-c11.yaml", "stock.last-two/stock-last-two-l22-7-c9.yaml"]
+         "tableau.empty/tableau-empty-d26-m8-c11.yaml", "stock.last-two/stock-last-two-l91136-26-c11.yaml"]
 
 
 @pytest.fixture(scope="module")
@@ -176,7 +176,7 @@ def test_each_note_is_heard_once(tmp_path: Path, monkeypatch: pytest.MonkeyPatch
     from agnes_teach.render import practice as page
 
     pair = [load_scenario(LIBRARY / "tableau.empty" / name)
-            for name in ("tableau-empty-d26-m8-c11.yaml", "tableau-empty-l10001-8-c10.yaml")]
+            for name in ("tableau-empty-d26-m8-c11.yaml", "tableau-empty-d10-m29-c16.yaml")]
     alone = max(len(build_practice([sc], lang, f"{lang}.html").html.encode("utf-8"))
                 for sc in pair for lang in ("en", "ru", "es"))
     monkeypatch.setattr(page, "PAGE_BUDGET", alone + 2_000)  # room for one of the two, in every language

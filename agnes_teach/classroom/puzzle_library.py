@@ -14,11 +14,11 @@ from functools import cache
 from .. import i18n
 from ..errors import InputError
 from ..registry import Difficulty, RuleId
+from ..render.practice import practice_task
 from ..render.sheet import (
     LIBRARY_PUZZLES,
     Selection,
     difficulty_order,
-    instruction,
     library_folder,
     select_puzzles,
 )
@@ -61,7 +61,8 @@ class Library:
         sc = self.by_id[puzzle]
         return {"id": sc.id, "title": sc.title.get(lang) or sc.title.get("en") or sc.id,
                 "theme": sc.themes[0] if sc.themes else None,
-                "task": instruction(sc.task, lang, sc.position),
+                # The practice page's words: the pupil plays on a board here, there is nothing to write.
+                "task": practice_task(sc, lang),
                 "stock_shown": sc.stock_shown,  # else the page shows the stock face down
                 "position": sc.position.to_data()}
 

@@ -45,8 +45,9 @@ from ..registry import rule as registry_rule
 from ..scenario import Scenario
 from ..tagger.refutation import Observation, Reason
 from ..tagger.teaching import cards_not_home
+from ..tagger.wording import reason_text
 from .env import environment, read_asset
-from .sheet import difficulty_order, reason_text, scenario_title
+from .sheet import difficulty_order, scenario_title
 from .svg import card_face, card_words, rank_letter
 
 PAGE_BUDGET = 1_500_000  # bytes per practice page, at most
