@@ -63,25 +63,9 @@
 
   // A request: resolves with {status, data}; rejects with {network: true} when no answer came.
   function api(method, path, body, withToken) {
-    var headers = {"Accept": "application/json"};
-    var auth = withToken === undefined ? token : withToken;
-    if (auth) { headers.Authorization = "Bearer " + auth; }
-    var controller = new AbortController();
-    var timer = setTimeout(function () { controller.abort(); }, TIMEOUT_MS);
-    var init = {method: method, headers: headers, cache: "no-store", signal: controller.signal};
-    if (body !== undefined) {
-      headers["Content-Type"] = "application/json";
-      init.body = JSON.stringify(body);
-    }
-    return fetch(path, init).then(function (response) {
-      return response.text().then(function (text) {
-        clearTimeout(timer);
-        var data = null;
-        try { data = text ? JSON.parse(text) : null; } catch (ignored) { data = null; }
-        return {status: response.status, data: data};
-      });
-    }).catch(function () { clearTimeout(timer); throw {network: true}; });
+    return window.classroomRequest(method, path, body, withToken === undefined ? token : withToken, TIMEOUT_MS);
   }
+
 
   function serverMessage(data) {
     if (data && typeof data === "object") { return data.message || data.error || data.detail || ""; }
