@@ -209,3 +209,16 @@ def test_a_pair_too_tall_for_the_first_page_of_letter_is_split_there(tmp_path: P
     out = tmp_path / "sheet.pdf"
     build_sheet([str(tmp_path)], "en", out, paper=paper, answers="none")
     assert len(pdf_pages(out)) == pages  # the estimate agrees with the printed layout
+
+
+@pytest.mark.parametrize("task", ["trap", "win"])
+def test_a_traps_key_lists_its_moves_and_a_lines_key_numbers_them(task: str) -> None:
+    # A trap's losing moves are alternatives, not steps: the key bullets them; a line is numbered.
+    path = next(p for p in sorted((ROOT / "puzzles" / "small").rglob("*.yaml"))
+                if load_scenario(p).task == task)
+    (item,) = load_items([str(path)], "en")
+    assert item.answer_in_order is (task == "win")
+    html = sheet_html([item], "en")
+    key = html[html.index('class="key"'):]
+    assert ('<span class="n">1.</span>' in key) is (task == "win")
+    assert ('<span class="n">•</span>' in key) is (task == "trap")

@@ -58,6 +58,7 @@ class SheetItem:
     answer_lines: int = 9  # writing lines: one per move of the answer on a small puzzle
     exposed_legend: str | None = None  # the legend's x1 x2 line for this puzzle's profile (None: no cells)
     numbered: bool = False  # the writing lines are numbered, one move each
+    answer_in_order: bool = True  # the key's moves are a line played in turn (not a trap's alternatives)
     compact: bool = False  # small enough to share a page with another puzzle
     diagram_mm: float = BIG_DIAGRAM_MM  # the diagram's printed width
     diagram_height_mm: float = BIG_DIAGRAM_MM  # and height (set, so the page's layout need not guess)
@@ -550,6 +551,8 @@ def _sheet_item(sc: Scenario, answered: tuple[str, list[Move]], number: int, lan
         show_title=sc.generator is None,
         answer_lines=lines,
         numbered=numbered,
+        # A trap's moves are alternatives, each losing on its own: a list, not steps 1, 2, ...
+        answer_in_order=sc.task not in (Task.TRAP, Task.LEGAL_MOVES),
         compact=compact,
         diagram_mm=shown_width,
         diagram_height_mm=round(shown_width * height / wide, 1),
