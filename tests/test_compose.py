@@ -13,6 +13,8 @@ from agnes_teach.generator.compose import CARDS, RECIPES, layouts
 from agnes_teach.position import parse_position
 from agnes_teach.profile import get_profile
 from agnes_teach.registry import RuleId
+from agnes_teach.tagger.crux import competes
+from agnes_teach.tagger.players import MISCONCEPTIONS
 from agnes_teach.tagger.teaching import cards_not_home
 
 PROFILES = ("bernauer", "agnes-ru", "sorel", "sorel-strict", "morehead")
@@ -60,6 +62,12 @@ def test_layouts_hold_what_their_recipe_asks(theme: str) -> None:
             assert all(pos.exposed) and not pos.stock
         if recipe.nothing_home:
             assert not any(m.dest.is_foundation for m in legal_moves(pos))
+        if recipe.contested:
+            # The rule's move is on offer and a move the believer makes competes with it.
+            believer = MISCONCEPTIONS[theme]
+            moves = legal_moves(pos)
+            allowed = believer.allowed(pos, moves)
+            assert any(competes(pos, m, rule) for rule in moves if rule not in allowed for m in allowed)
         assert len(pos.stock) == profile.stock_sizes()[-1 - recipe.deals_left]
 
 

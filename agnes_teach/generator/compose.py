@@ -37,6 +37,8 @@ from ..piles import Pile, PileKind
 from ..position import Position
 from ..profile import Profile
 from ..registry import RuleId
+from ..tagger.crux import competes
+from ..tagger.players import MISCONCEPTIONS, Misconception
 
 CARDS = (12, 24)  # cards not home in a composed layout (the reducer then cuts it down)
 BUILD_ON = 0.7  # how often a card goes onto a column top it fits, rather than into a dealt prefix
@@ -56,12 +58,15 @@ class Recipe:
     empty_column: float = 0.0  # how often a column starts empty
     nothing_home: bool = False  # no card can go home at the start (stock.deal: the believer deals)
     deal_buries: bool = False  # the next deal drops a later card of its suit on some reserve top
+    # The rule's move is on offer at the start, and a move the believer makes competes with it
+    # (``tagger.crux.competes``): the lesson is a real choice, not a side tactic (issue 28).
+    contested: bool = False
 
 
 RECIPES: dict[str, Recipe] = {
-    RuleId.FOUNDATION_WRAP: Recipe(king_topped=True),
+    RuleId.FOUNDATION_WRAP: Recipe(king_topped=True, contested=True),
     RuleId.FOUNDATION_START: Recipe(empty_foundation=True),
-    RuleId.RESERVE_TOP: Recipe(covered_reserve=True),
+    RuleId.RESERVE_TOP: Recipe(covered_reserve=True, contested=True),
     RuleId.STOCK_LAST_TWO: Recipe(exposed_full=True),
     RuleId.STOCK_DEAL: Recipe(deals_left=2, nothing_home=True, deal_buries=True),
     RuleId.TABLEAU_EMPTY: Recipe(empty_column=0.5),
@@ -158,6 +163,15 @@ def compose(rng: random.Random, profile: Profile, recipe: Recipe, cards: tuple[i
     return pos
 
 
+def contested(pos: Position, believer: Misconception) -> bool:
+    """Is a move `believer`'s belief forbids on offer in `pos` while a move the believer makes
+    competes with it (moves the same card, takes its place, covers it, or plays its rank)?"""
+    moves = legal_moves(pos)
+    allowed = believer.allowed(pos, moves)
+    rule_moves = [m for m in moves if m not in allowed]
+    return any(competes(pos, m, rule) for rule in rule_moves for m in allowed)
+
+
 def _next_deal_kinds(profile: Profile, deals_done: int) -> set[PileKind]:
     """The kinds of pile the next deal lands on (none when the stock is out)."""
     if deals_done >= len(profile.stock_deals):
@@ -237,9 +251,10 @@ def layouts(number: int, profile: Profile, theme_id: str, count: int = LAYOUTS_P
     the generator seeded by the number and the theme, so the same number gives the same layouts."""
     rng = random.Random(f"{profile.id}/{theme_id}/{number}")
     recipe = RECIPES[theme_id]
+    believer = MISCONCEPTIONS[theme_id] if recipe.contested else None
     for k in range(1, count + 1):
         for _ in range(TRIES):
             pos = compose(rng, profile, recipe)
-            if pos is not None:
+            if pos is not None and (believer is None or contested(pos, believer)):
                 yield k, pos
                 break
