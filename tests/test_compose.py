@@ -8,11 +8,12 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from agnes_teach.board import move_tables
-from agnes_teach.engine import legal_moves
+from agnes_teach.engine import apply_unchecked, legal_moves
 from agnes_teach.generator.compose import CARDS, RECIPES, layouts
 from agnes_teach.position import parse_position
 from agnes_teach.profile import get_profile
-from agnes_teach.registry import RuleId
+from agnes_teach.registry import RuleId, Verdict
+from agnes_teach.solver import solve
 from agnes_teach.tagger.crux import competes
 from agnes_teach.tagger.players import MISCONCEPTIONS
 from agnes_teach.tagger.teaching import cards_not_home
@@ -67,7 +68,12 @@ def test_layouts_hold_what_their_recipe_asks(theme: str) -> None:
             believer = MISCONCEPTIONS[theme]
             moves = legal_moves(pos)
             allowed = believer.allowed(pos, moves)
-            assert any(competes(pos, m, rule) for rule in moves if rule not in allowed for m in allowed)
+            rule_moves = [m for m in moves if m not in allowed]
+            rivals = [m for m in allowed if any(competes(pos, m, rule) for rule in rule_moves)]
+            assert rivals
+            if recipe.contest_loses:  # one of them loses, while the layout is won
+                assert solve(pos).status == Verdict.WON
+                assert any(solve(apply_unchecked(pos, m)).status == Verdict.LOST for m in rivals)
         assert len(pos.stock) == profile.stock_sizes()[-1 - recipe.deals_left]
 
 
