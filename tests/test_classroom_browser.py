@@ -39,12 +39,12 @@ PHONE = {"width": 390, "height": 844}
 DESKTOP = {"width": 1280, "height": 900}
 SHOTS = Path(os.environ.get("CLASSROOM_SHOTS", "")) if os.environ.get("CLASSROOM_SHOTS") else None
 
-# A small library puzzle (base 7, seven cards left): A♠ onto the empty column t1 is refused by
-# tableau.empty (an empty column takes a 6 here); AS>f 2S>f 6H>t1 5S>t1 leaves only home moves.
-PUZZLE = "foundation-wrap-l123-38-c7"
+# A small library puzzle (base 6, fourteen cards left): A♥ onto the empty column t1 is refused by
+# tableau.empty (an empty column takes a 5 here); AH>f 2H>f 4C>t5 leaves only home moves.
+PUZZLE = "foundation-wrap-l200008-35-c14"
 SECOND = "tableau-empty-d10-m29-c16"  # the walk's assignment has two puzzles: "Next puzzle" leads on
-WRONG = ("AS", "t1", "tableau.empty")
-RIGHT = ["AS>f", "2S>f", "6H>t1", "5S>t1"]
+WRONG = ("AH", "t1", "tableau.empty")
+RIGHT = ["AH>f", "2H>f", "4C>t5"]
 HOSTILE = ['<img src=x onerror=alert(1)>', '"><script>alert(2)</script>', "=cmd|' /C calc'!A0"]
 
 
@@ -271,7 +271,7 @@ def test_a_pupil_plays_wrong_then_right_and_the_teacher_sees_it(server: Server, 
     board = play.locator("[data-board]")
     pupil.shot("pupil-board-390")
     pupil.fits()
-    # Wrong: A♠ onto the empty column, by tapping.  The server refuses it by its rule.
+    # Wrong: A♥ onto the empty column, by tapping.  The server refuses it by its rule.
     card, dest, rule = WRONG
     board.locator(f'[data-card="{card}"]').click()
     assert "picked up" in play.locator("[data-feedback]").inner_text()
@@ -280,11 +280,11 @@ def test_a_pupil_plays_wrong_then_right_and_the_teacher_sees_it(server: Server, 
     assert feedback.get_attribute("data-rule") == rule
     assert "empty column" in feedback.inner_text() and rule in feedback.inner_text()
     pupil.shot("pupil-refused-390")
-    # Right: A♠ home by tapping, the rest typed; the line is solved and sent.
-    board.locator('[data-card="AS"]').click()
+    # Right: A♥ home by tapping, the rest typed; the line is solved and sent.
+    board.locator('[data-card="AH"]').click()
     board.locator(".foundation").first.click()
     _feedback(play, "played")
-    assert "Cards home: 46 of 52" in play.locator("[data-progress]").inner_text()
+    assert "Cards home: 39 of 52" in play.locator("[data-progress]").inner_text()
     for move in RIGHT[1:]:
         _type(play, move)
         play.wait_for_function("m => document.querySelector('[data-feedback]').textContent.indexOf(m) === 0",
@@ -355,7 +355,7 @@ def test_an_offline_line_is_sent_once_when_the_connection_returns(server: Server
         _feedback(play, "unchecked")
     assert play.locator("[data-offline-banner]").is_visible()
     # Played unjudged: the cards moved on the board all the same.
-    assert play.locator('[data-dest="t1"] [data-card="5S"]').count() == 1
+    assert play.locator('[data-dest="t5"] [data-card="4C"]').count() == 1
     pupil.shot("pupil-offline-390")
     play.click("[data-submit]")
     assert "Sin conexión" in play.locator("[data-feedback]").inner_text()

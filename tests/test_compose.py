@@ -8,11 +8,14 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from agnes_teach.board import move_tables
-from agnes_teach.engine import legal_moves
+from agnes_teach.engine import apply_unchecked, legal_moves
 from agnes_teach.generator.compose import CARDS, RECIPES, layouts
 from agnes_teach.position import parse_position
 from agnes_teach.profile import get_profile
-from agnes_teach.registry import RuleId
+from agnes_teach.registry import RuleId, Verdict
+from agnes_teach.solver import solve
+from agnes_teach.tagger.crux import competes
+from agnes_teach.tagger.players import MISCONCEPTIONS
 from agnes_teach.tagger.teaching import cards_not_home
 
 PROFILES = ("bernauer", "agnes-ru", "sorel", "sorel-strict", "morehead")
@@ -60,6 +63,17 @@ def test_layouts_hold_what_their_recipe_asks(theme: str) -> None:
             assert all(pos.exposed) and not pos.stock
         if recipe.nothing_home:
             assert not any(m.dest.is_foundation for m in legal_moves(pos))
+        if recipe.contested:
+            # The rule's move is on offer and a move the believer makes competes with it.
+            believer = MISCONCEPTIONS[theme]
+            moves = legal_moves(pos)
+            allowed = believer.allowed(pos, moves)
+            rule_moves = [m for m in moves if m not in allowed]
+            rivals = [m for m in allowed if any(competes(pos, m, rule) for rule in rule_moves)]
+            assert rivals
+            if recipe.contest_loses:  # one of them loses, while the layout is won
+                assert solve(pos).status == Verdict.WON
+                assert any(solve(apply_unchecked(pos, m)).status == Verdict.LOST for m in rivals)
         assert len(pos.stock) == profile.stock_sizes()[-1 - recipe.deals_left]
 
 

@@ -290,7 +290,14 @@ def test_composed_layouts_say_what_failed_when_time_runs_out(tmp_path: Path) -> 
               "--out", "p", cwd=tmp_path)
     assert got.returncode == 3 and "small puzzles for reserve.top" in got.stderr
     assert "layouts 5001-6000" in got.stderr and "what failed most often:" in got.stderr
-    assert "Traceback" not in got.stderr and not (tmp_path / "p").exists()
+    assert "Traceback" not in got.stderr
+    # Contested layouts (compose.Recipe.contested) may find one or two in time: those are whole.
+    written = sorted((tmp_path / "p").glob("*.yaml")) if (tmp_path / "p").exists() else []
+    assert len(written) < 3
+    if written:
+        assert f"the {len(written)} found were written" in got.stderr
+        checked = run("check", "p", cwd=tmp_path)
+        assert checked.returncode == 0, checked.stdout
 
 
 def test_a_run_that_finds_fewer_writes_what_it_found_and_exits_3(tmp_path: Path) -> None:

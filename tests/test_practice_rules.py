@@ -34,8 +34,9 @@ from agnes_teach.tagger.wording import reason_text
 
 ROOT = Path(__file__).resolve().parent.parent
 LIBRARY = ROOT / "puzzles" / "small"
-# Four small library puzzles on four rules (their games have 16 to 30 states).
-FILES = ["foundation.wrap/foundation-wrap-l123-38-c7.yaml", "tableau.wrap/tableau-wrap-l10003-28-c10.yaml",
+# Four small library puzzles on four rules (small games, quick to explore whole).
+FILES = ["foundation.wrap/foundation-wrap-l200011-17-c11.yaml",
+         "tableau.wrap/tableau-wrap-l10003-28-c10.yaml",
          "tableau.empty/tableau-empty-d26-m8-c11.yaml", "stock.last-two/stock-last-two-l91136-26-c11.yaml"]
 
 

@@ -32,16 +32,21 @@ from dataclasses import dataclass
 
 from ..board import move_tables
 from ..cards import Card, make_card, rank_at, rank_index, rank_of, suit_of
-from ..engine import legal_moves
+from ..engine import apply_unchecked, legal_moves
 from ..piles import Pile, PileKind
 from ..position import Position
 from ..profile import Profile
-from ..registry import RuleId
+from ..registry import RuleId, Verdict
+from ..solver import solve
+from ..tagger.crux import competes
+from ..tagger.players import MISCONCEPTIONS, Misconception
 
 CARDS = (12, 24)  # cards not home in a composed layout (the reducer then cuts it down)
 BUILD_ON = 0.7  # how often a card goes onto a column top it fits, rather than into a dealt prefix
 LAYOUTS_PER_NUMBER = 40  # layouts drawn from one number's generator
 TRIES = 50  # attempts to lay out one layout before it is given up
+LOSING_CONTEST_TRIES = 1000  # for a recipe whose competing move must lose (few draws have one)
+CONTEST_NODES = 20_000  # the solver's budget for one verdict of that check (undecided: rejected)
 
 
 @dataclass(frozen=True)
@@ -56,12 +61,19 @@ class Recipe:
     empty_column: float = 0.0  # how often a column starts empty
     nothing_home: bool = False  # no card can go home at the start (stock.deal: the believer deals)
     deal_buries: bool = False  # the next deal drops a later card of its suit on some reserve top
+    # The rule's move is on offer at the start, and a move the believer makes competes with it
+    # (``tagger.crux.competes``): the lesson is a real choice, not a side tactic (issue 28).
+    contested: bool = False
+    # ... and that competing move loses under the real rules (the solver says so) while the layout
+    # is won: for a rule whose card can always go home later (the corner's Ace), only a move that
+    # buries it or takes what it needs makes the choice matter.
+    contest_loses: bool = False
 
 
 RECIPES: dict[str, Recipe] = {
-    RuleId.FOUNDATION_WRAP: Recipe(king_topped=True),
+    RuleId.FOUNDATION_WRAP: Recipe(king_topped=True, contested=True, contest_loses=True),
     RuleId.FOUNDATION_START: Recipe(empty_foundation=True),
-    RuleId.RESERVE_TOP: Recipe(covered_reserve=True),
+    RuleId.RESERVE_TOP: Recipe(covered_reserve=True, contested=True),
     RuleId.STOCK_LAST_TWO: Recipe(exposed_full=True),
     RuleId.STOCK_DEAL: Recipe(deals_left=2, nothing_home=True, deal_buries=True),
     RuleId.TABLEAU_EMPTY: Recipe(empty_column=0.5),
@@ -158,6 +170,20 @@ def compose(rng: random.Random, profile: Profile, recipe: Recipe, cards: tuple[i
     return pos
 
 
+def contested(pos: Position, believer: Misconception, loses: bool = False) -> bool:
+    """Is a move `believer`'s belief forbids on offer in `pos` while a move the believer makes
+    competes with it (moves the same card, takes its place, covers it, or plays its rank)?  With
+    `loses`: one such move loses under the real rules, and `pos` is won (both proved by the solver)."""
+    moves = legal_moves(pos)
+    allowed = believer.allowed(pos, moves)
+    rule_moves = [m for m in moves if m not in allowed]
+    rivals = [m for m in allowed if any(competes(pos, m, rule) for rule in rule_moves)]
+    if not loses or not rivals:
+        return bool(rivals)
+    return any(solve(apply_unchecked(pos, m), nodes=CONTEST_NODES).status == Verdict.LOST for m in rivals) \
+        and solve(pos, nodes=CONTEST_NODES).status == Verdict.WON
+
+
 def _next_deal_kinds(profile: Profile, deals_done: int) -> set[PileKind]:
     """The kinds of pile the next deal lands on (none when the stock is out)."""
     if deals_done >= len(profile.stock_deals):
@@ -237,9 +263,10 @@ def layouts(number: int, profile: Profile, theme_id: str, count: int = LAYOUTS_P
     the generator seeded by the number and the theme, so the same number gives the same layouts."""
     rng = random.Random(f"{profile.id}/{theme_id}/{number}")
     recipe = RECIPES[theme_id]
+    believer = MISCONCEPTIONS[theme_id] if recipe.contested else None
     for k in range(1, count + 1):
-        for _ in range(TRIES):
+        for _ in range(LOSING_CONTEST_TRIES if recipe.contest_loses else TRIES):
             pos = compose(rng, profile, recipe)
-            if pos is not None:
+            if pos is not None and (believer is None or contested(pos, believer, recipe.contest_loses)):
                 yield k, pos
                 break
