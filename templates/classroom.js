@@ -40,12 +40,7 @@
 
   function $(selector) { return document.querySelector(selector); }
   function say(key, fields) { return T.say(lang, key, fields); }
-  function el(tag, attrs, text) {
-    var node = document.createElement(tag);
-    Object.keys(attrs || {}).forEach(function (name) { node.setAttribute(name, attrs[name]); });
-    if (text !== undefined && text !== null) { node.textContent = String(text); }
-    return node;
-  }
+  var el = window.classroomElement;
 
   // ---- words ---------------------------------------------------------------------------------
 

@@ -212,7 +212,7 @@ def test_the_pages_are_served_with_their_scripts_and_styles_and_nothing_inline(s
         assert "default-src 'self'" in policy
         assert "<script>" not in html and "style=" not in html and "<style" not in html
         assert "://" not in html  # nothing from another origin
-    for name in ("classroom.js", "classroom-teacher.js", "classroom-i18n.js", "classroom-request.js",
+    for name in ("classroom.js", "classroom-teacher.js", "classroom-i18n.js", "classroom-common.js",
                  "classroom.css"):
         with urllib.request.urlopen(f"{server.url}/static/{name}", timeout=10) as answer:
             assert answer.status == 200 and answer.read()

@@ -178,7 +178,7 @@ def test_the_classroom_serves_its_pages_from_the_wheel(fresh: FreshInstall) -> N
         assert line.startswith("serving http://127.0.0.1:"), proc.stderr.read() if proc.stderr else line
         port = int(line.strip().rstrip("/").rsplit(":", 1)[1])
         for path in ("/", "/teacher", "/static/classroom.js", "/static/classroom-teacher.js",
-                     "/static/classroom-request.js", "/static/classroom.css"):
+                     "/static/classroom-common.js", "/static/classroom.css"):
             conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
             conn.request("GET", path)
             reply = conn.getresponse()

@@ -55,7 +55,7 @@ MAX_LINE = 1000  # moves in one attempt (limits.MAX_MOVES: the longest solution 
 # The pages' own files, the only names /static/ serves (from the installed templates).
 PAGES = {"/": "classroom-pupil.html", "/teacher": "classroom-teacher.html"}
 STATIC = {"classroom.js": "text/javascript", "classroom-teacher.js": "text/javascript",
-          "classroom-i18n.js": "text/javascript", "classroom-request.js": "text/javascript",
+          "classroom-i18n.js": "text/javascript", "classroom-common.js": "text/javascript",
           "classroom.css": "text/css"}
 TEMPLATE_PACKAGE = "agnes_teach.templates"
 SECURITY_HEADERS = [

@@ -1,9 +1,19 @@
-/* One JSON request to the classroom server, shared by the pupil's page and the dashboard.
-   Resolves with {status, data} (data: the parsed JSON answer, or null); rejects with
+/* What the pupil's page and the dashboard share.
+
+   classroomElement: the one way the pages make an element; text is set as text, never as markup,
+   so a pupil's name or a class title can never become HTML.
+
+   classroomRequest: one JSON request to the classroom server.  Resolves with {status, data} (data: the parsed JSON answer, or null); rejects with
    {network: true} when no answer came within timeoutMs (a dropped connection or a hung server),
    so each page decides what "offline" means for it. */
 (function () {
   "use strict";
+  window.classroomElement = function (tag, attrs, text) {
+    var node = document.createElement(tag);
+    Object.keys(attrs || {}).forEach(function (name) { node.setAttribute(name, attrs[name]); });
+    if (text !== undefined && text !== null) { node.textContent = String(text); }
+    return node;
+  };
   window.classroomRequest = function (method, path, body, token, timeoutMs) {
     var headers = {"Accept": "application/json"};
     if (token) { headers.Authorization = "Bearer " + token; }
