@@ -467,13 +467,15 @@ def _line_of(sc: Scenario) -> list[Move]:
 def _check_theme_use(sc: Scenario, result: CheckResult, lang: str) -> None:
     """Criterion 4: each listed theme is used on the line (its detector, else the rule a move applies)."""
     from .tagger.detectors import Lesson, rule_of
-    from .tagger.themes import THEME_TAGS
+    from .themes import find_theme
 
     line = _line_of(sc)
     if not sc.themes or not line:
         return
+    specs = {theme: find_theme(theme, sc.position.profile.id) for theme in sc.themes}
     losing: tuple[Move, ...] = ()
-    if RuleId.STOCK_DEAL in sc.themes:
+    # A theme whose lesson no single move shows reads the first moves proved losing.
+    if any(spec is not None and spec.lesson_move is None for spec in specs.values()):
         losing = tuple(first_move_verdicts(sc.position, seconds=DEFAULT_BUDGET).losing)
     rules_used: set[str] = set()
     pos = sc.position
@@ -482,7 +484,7 @@ def _check_theme_use(sc: Scenario, result: CheckResult, lang: str) -> None:
         pos = apply_unchecked(pos, move)
     unused = []
     for theme in sc.themes:
-        spec = THEME_TAGS.get(theme)
+        spec = specs[theme]
         used = spec.detect(Lesson(sc.position, tuple(line), losing, within=len(line))) if spec else False
         if not used and theme not in rules_used:
             unused.append(theme)
@@ -537,9 +539,9 @@ def _check_hidden_stock(sc: Scenario, result: CheckResult, lang: str) -> None:
 
 def _check_teaching(sc: Scenario, result: CheckResult, lang: str) -> None:
     """Criteria 1-2 for a puzzle (a win, key-move or trap task): failable, beaten by the misconception."""
-    from .tagger.players import MISCONCEPTIONS
     from .tagger.small import small_problems
     from .tagger.teaching import MIN_DECISIONS, measure, teaching_problems
+    from .themes import find_theme
 
     if sc.task not in GENERATED_TASKS:
         return
@@ -549,8 +551,9 @@ def _check_teaching(sc: Scenario, result: CheckResult, lang: str) -> None:
     line = _line_of(sc)
     m = measure(sc.position, theme, line, decisions_needed=needed, greedy=False)
     problems = teaching_problems(m, sc.task, sc.difficulty, len(sc.expect.get("illegal", {})))
-    if theme is not None and theme in MISCONCEPTIONS and line:
-        problems += small_problems(sc.position, line, theme)
+    taught = find_theme(theme, sc.position.profile.id)
+    if taught is not None and line:
+        problems += small_problems(sc.position, line, taught)
     for problem in problems:
         message = i18n.text(lang, "check", "does not teach: {problem}", problem=problem)
         result.errors.append(CheckError(theme or RuleId.END_WIN, message))

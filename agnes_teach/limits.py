@@ -16,8 +16,8 @@ from .yamlio import MAX_BYTES
 
 __all__ = [
     "MAX_BUDGET", "MAX_BYTES", "MAX_FAIR_ORDERS", "MAX_FAIR_STATES", "MAX_GENERATE", "MAX_LIST", "MAX_MOVES",
-    "MAX_MOVES_TEXT", "MAX_PILE", "MAX_PILES", "MAX_PROBLEMS_SHOWN", "MAX_TEXT", "budget_seconds",
-    "check_workers", "cpu_count", "max_workers",
+    "MAX_MOVES_TEXT", "MAX_PILE", "MAX_PILES", "MAX_PROBLEMS_SHOWN", "MAX_TEXT", "MINED_FIRST_MOVE",
+    "budget_seconds", "check_workers", "cpu_count", "max_workers",
 ]
 
 # MAX_BYTES (yamlio): a position or scenario file is a few kilobytes; 2 MB leaves
@@ -45,6 +45,10 @@ MAX_PROBLEMS_SHOWN = 20
 # states per solve (minutes per solve on one core); beyond these a hint takes days.
 MAX_FAIR_ORDERS = 1000
 MAX_FAIR_STATES = 2_000_000
+
+# Mining whole deals: positions before this move are openings, nearly the whole game still to
+# play; a theme whose lesson lives in the opening says its own (``Theme.first_move``).
+MINED_FIRST_MOVE = 10
 
 
 def cpu_count() -> int:

@@ -17,8 +17,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from agnes_teach.generator import THEMES, Tally, generate, theme_ids  # noqa: E402
+from agnes_teach.generator import Tally, generate  # noqa: E402
 from agnes_teach.profile import get_profile  # noqa: E402
+from agnes_teach.themes import theme_ids  # noqa: E402
 
 
 def bench_theme(theme: str, seconds: float, seed: int, profile_id: str) -> tuple[int, int, float, Tally]:
@@ -40,14 +41,16 @@ def bench_theme(theme: str, seconds: float, seed: int, profile_id: str) -> tuple
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seconds", type=float, default=60.0, help="time per theme")
-    parser.add_argument("--themes", default=",".join(theme_ids()), help="comma-separated rule ids")
+    parser.add_argument("--themes", default=None,
+                        help="comma-separated rule ids (default: every theme of the profile)")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--profile", default="bernauer")
     args = parser.parse_args()
-    themes = [t for t in args.themes.split(",") if t]
-    unknown = [t for t in themes if t not in THEMES]
+    known = theme_ids(args.profile)
+    themes = [t for t in args.themes.split(",") if t] if args.themes is not None else known
+    unknown = [t for t in themes if t not in known]
     if unknown:
-        parser.error(f"unknown theme(s): {', '.join(unknown)} (known: {', '.join(theme_ids())})")
+        parser.error(f"unknown theme(s): {', '.join(unknown)} (known: {', '.join(known)})")
     print(f"{'theme':18} {'puzzles':>7} {'tried':>6} {'seconds':>7} {'per min':>8}  top rejections")
     for theme in themes:
         found, tried, spent, tally = bench_theme(theme, args.seconds, args.seed, args.profile)

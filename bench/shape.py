@@ -28,16 +28,21 @@ from pathlib import Path
 PACKAGE = "agnes_teach"
 LONG_FUNCTION = 60  # lines; a longer function should be split where a name says more
 
-# Layers, lowest first: a module may import its own layer and the ones below.  The first
-# matching prefix decides (a package name covers its modules).
+# Layers, lowest first: a module may import its own layer and the ones below.  A package name
+# covers its modules; "P.*" covers only the modules inside P (not P's own __init__), and wins
+# over "P".
 LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("base", ("errors", "registry", "cards", "piles", "yamlio", "stats", "outputs", "version")),
     ("data", ("shapes", "fields", "validation", "profile", "moves", "position", "keys", "scenario", "deal",
               "pysolfc", "deckfile", "limits", "winrates")),
     ("rules", ("board", "predicates", "engine")),
+    # "themes" is the theme registry (the package's __init__), which the tagger and the checker ask
     ("analysis", ("i18n", "solver", "graph", "fairness", "hint", "themes", "tagger", "checker", "practice",
                   "survey")),
     ("making", ("generator",)),
+    # one module per theme: each holds its builder (making) and its tagger parts (analysis); the
+    # registry imports them by name at run time, so no module below imports one
+    ("lessons", ("themes.*",)),
     ("drawing", ("render", "templates")),
     ("front", ("api", "cli", "classroom", "__main__", "")),  # "" is the package's own __init__
 )
@@ -57,6 +62,9 @@ class Module:
 
 def layer_of(name: str) -> str:
     head = name.split(".")[0]
+    for layer, prefixes in LAYERS:
+        if "." in name and f"{head}.*" in prefixes:
+            return layer
     for layer, prefixes in LAYERS:
         if head in prefixes:
             return layer

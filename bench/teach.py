@@ -56,22 +56,21 @@ from statistics import mean, median
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from agnes_teach.engine import resolve  # noqa: E402
-from agnes_teach.generator import generate, theme_ids  # noqa: E402
+from agnes_teach.generator import generate  # noqa: E402
 from agnes_teach.generator.core import Puzzle  # noqa: E402
 from agnes_teach.moves import Move  # noqa: E402
 from agnes_teach.position import Position  # noqa: E402
 from agnes_teach.profile import get_profile  # noqa: E402
 from agnes_teach.registry import Difficulty  # noqa: E402
-from agnes_teach.scenario import load_scenario, scenario_files  # noqa: E402
+from agnes_teach.scenario import Scenario, load_scenario, scenario_files  # noqa: E402
 from agnes_teach.tagger.answer import MAX_ANSWER, MAX_CARDS, analyse  # noqa: E402
-from agnes_teach.tagger.players import MISCONCEPTIONS  # noqa: E402
 from agnes_teach.tagger.teaching import (  # noqa: E402
     Measures,
     cards_not_home,
     measure,
     teaching_problems,
 )
-from agnes_teach.tagger.themes import THEME_TAGS  # noqa: E402
+from agnes_teach.themes import find_theme, theme_ids  # noqa: E402
 
 
 def _line(sc_pos, texts) -> list[Move]:  # type: ignore[no-untyped-def]
@@ -119,11 +118,16 @@ class Row:
 ANALYSED_UP_TO = 20  # answers longer than this are not analysed move by move (minutes for a 50-move one)
 
 
+def _taught(sc: Scenario, rule: str) -> bool:
+    """Does a theme teach `rule` for the puzzle's profile?"""
+    return find_theme(rule, sc.position.profile.id) is not None
+
+
 def _sizes(pos: Position, line: list[Move], theme: str | None) -> dict[str, object]:
     """Cards not home, the answer's length and, for an answer of at most ``ANALYSED_UP_TO`` moves,
     its decision points, whether every move is the only one and whether the rule decides in it."""
-    misconception = MISCONCEPTIONS.get(theme or "")
-    answer = analyse(pos, line, misconception) if len(line) else None
+    taught = find_theme(theme, pos.profile.id)
+    answer = analyse(pos, line, taught.believer if taught is not None else None) if len(line) else None
     out: dict[str, object] = {"cards": cards_not_home(pos), "answer": len(answer.moves) if answer else 0}
     if answer is not None and len(answer.moves) <= ANALYSED_UP_TO:
         out.update(decisions=len(answer.decisions), only_moves=answer.only_moves,
@@ -135,10 +139,10 @@ def library_rows(folder: str, playouts: int, seed: int) -> list[Row]:
     rows: list[Row] = []
     for f in scenario_files([folder]):
         sc = load_scenario(f)
-        themes = [t for t in sc.themes if t in THEME_TAGS] or ["(other)"]
+        themes = [t for t in sc.themes if _taught(sc, t)] or ["(other)"]
         line = _line(sc.position, sc.solution)
         refused = len(sc.expect.get("illegal", {}))
-        theme = themes[0] if themes[0] in THEME_TAGS else None
+        theme = themes[0] if _taught(sc, themes[0]) else None
         m = measure(sc.position, theme, line, playouts=playouts, seed=seed,
                     decisions_needed=DECISIONS_COUNTED) if playouts else None
         minimal = sc.measured.get("minimal")
@@ -231,7 +235,7 @@ def fatal_table(folder: str, playouts: int, seed: int) -> str:
     by: dict[str, list[float]] = defaultdict(list)
     for f in scenario_files([folder]):
         sc = load_scenario(f)
-        theme = next((t for t in sc.themes if t in THEME_TAGS), "(other)")
+        theme = next((t for t in sc.themes if _taught(sc, t)), "(other)")
         survives = 1 - fatal_mistake_rate(sc.position, random_policy, playouts=playouts, seed=seed)
         by[theme].append(survives)
         print(f"  {sc.id}: random survives {survives:.2f}", file=sys.stderr, flush=True)
@@ -251,7 +255,6 @@ def belief_table(folder: str) -> str:
     """Criterion 2 alone, per theme: is each file lost for the believer (``lost_under``, timed),
     and does the misconception player win none of the checker's capped games?"""
     from agnes_teach.tagger.players import (
-        MISCONCEPTIONS,
         PLAYOUT_SEED,
         PLAYOUTS,
         lost_under,
@@ -262,13 +265,14 @@ def belief_table(folder: str) -> str:
     by: dict[str, list[tuple[bool | None, float, float]]] = defaultdict(list)
     for f in scenario_files([folder]):
         sc = load_scenario(f)
-        theme = next((t for t in sc.themes if t in MISCONCEPTIONS), None)
-        if theme is None:
+        taught = next((t for t in (find_theme(r, sc.position.profile.id) for r in sc.themes) if t), None)
+        if taught is None:
             continue
+        theme = taught.id
         start = time.perf_counter()
-        lost = lost_under(sc.position, MISCONCEPTIONS[theme])
+        lost = lost_under(sc.position, taught.believer)
         took = time.perf_counter() - start
-        rate = win_rate(sc.position, misconception_policy(MISCONCEPTIONS[theme]), PLAYOUTS, PLAYOUT_SEED)
+        rate = win_rate(sc.position, misconception_policy(taught.believer), PLAYOUTS, PLAYOUT_SEED)
         by[theme].append((lost, rate, took))
         print(f"  {sc.id}: lost {lost}, misconception wins {rate:.2f}, {took:.2f} s", file=sys.stderr,
               flush=True)
@@ -302,7 +306,7 @@ def key_table(folder: str) -> str:
     first: dict[str, int] = dict.fromkeys(_kind_names(), 0)
     for f in scenario_files([folder]):
         sc = load_scenario(f)
-        theme = next((t for t in sc.themes if t in THEME_TAGS), "(other)")
+        theme = next((t for t in sc.themes if _taught(sc, t)), "(other)")
         entries = explain_scenario(sc, key_line(sc, answer(sc, "en")[1]))
         for entry in entries:
             by[theme][_kind_name(entry.reason)] += 1

@@ -24,10 +24,10 @@ from agnes_teach.render.sheet import answer, key_line, refuted_text
 from agnes_teach.scenario import load_scenario, scenario_files
 from agnes_teach.tagger.answer import MAX_CARDS, analyse
 from agnes_teach.tagger.crux import crux_problem
-from agnes_teach.tagger.players import MISCONCEPTIONS
 from agnes_teach.tagger.reasons import ReasonKind
 from agnes_teach.tagger.refutation import Temptation, explain_scenario, key_analysis
 from agnes_teach.tagger.teaching import cards_not_home
+from agnes_teach.themes import find_theme
 
 FOLDERS = ("puzzles/small", "puzzles/demo", "puzzles/sorel")
 COLUMNS = ("puzzles", "lines", "rule", "believer", "believer_rule", "twice", "later", "unexplained")
@@ -58,7 +58,8 @@ def main(folders: list[str]) -> int:
         count["unexplained"] += sum(e.reason.kind is ReasonKind.UNEXPLAINED for e in entries)
         for e in entries:
             refuted_text(e, "en")
-        misconception = MISCONCEPTIONS.get(theme)
+        taught = find_theme(theme, sc.position.profile.id)
+        misconception = taught.believer if taught is not None else None
         if misconception is not None and found is not None and cards_not_home(sc.position) <= MAX_CARDS:
             # judged on the whole answer, as check --teach judges it
             whole = found if sc.task == Task.WIN else analyse(sc.position, line, misconception)

@@ -27,18 +27,18 @@ from agnes_teach.generator.canonical import puzzle_key  # noqa: E402
 from agnes_teach.generator.core import Puzzle  # noqa: E402
 from agnes_teach.generator.output import scenario_data, to_yaml  # noqa: E402
 from agnes_teach.generator.reduce import Search, find  # noqa: E402
-from agnes_teach.generator.themes import THEMES  # noqa: E402
 from agnes_teach.profile import get_profile  # noqa: E402
 from agnes_teach.registry import Difficulty, Task  # noqa: E402
 from agnes_teach.scenario import load_scenario, scenario_files  # noqa: E402
 from agnes_teach.survey import parse_deal_ranges  # noqa: E402
+from agnes_teach.themes import theme_ids  # noqa: E402
 
 TASKS = (Task.KEY_MOVE, Task.WIN, Task.TRAP)
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--theme", required=True, choices=sorted(str(t) for t in THEMES))
+    parser.add_argument("--theme", required=True, choices=theme_ids())
     parser.add_argument("--count", type=int, required=True, help="the folder's target size")
     parser.add_argument("--deals", help="critical moments of these deals (e.g. 1-2000)")
     parser.add_argument("--layouts", help="layouts composed for the theme from these numbers (e.g. 1-500)")

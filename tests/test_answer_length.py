@@ -18,8 +18,8 @@ from agnes_teach.position import Position, parse_position
 from agnes_teach.registry import RuleId
 from agnes_teach.solver import solve
 from agnes_teach.tagger.answer import answer_cut
-from agnes_teach.tagger.players import MISCONCEPTIONS
 from agnes_teach.tagger.teaching import cards_not_home
+from agnes_teach.themes import theme_for
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -94,8 +94,8 @@ def test_a_move_home_that_needs_the_rule_stays_in_the_answer() -> None:
     never makes it: for the corner it is the lesson, so the answer runs up to it."""
     pos = _corner("AS")
     line = _line(pos, ["AS>f"])
-    corner = MISCONCEPTIONS[RuleId.FOUNDATION_WRAP]
+    corner = theme_for(RuleId.FOUNDATION_WRAP, pos.profile.id).believer
     assert answer_cut(pos, line) == 0  # read without the theme: a plain move home
     assert answer_cut(pos, line, corner) == 1  # the corner's answer is the Ace's move
     # Another theme's belief allows the Ace home: for it the move is plain.
-    assert answer_cut(pos, line, MISCONCEPTIONS[RuleId.TABLEAU_EMPTY]) == 0
+    assert answer_cut(pos, line, theme_for(RuleId.TABLEAU_EMPTY, pos.profile.id).believer) == 0

@@ -95,7 +95,7 @@ def test_closed_sets_are_choices(name: str) -> None:
             assert _completions(name, param) == CLOSED[opt], (name, opt)
     theme = _options(name).get("--theme")
     if theme is not None:
-        from agnes_teach.generator import theme_ids
+        from agnes_teach.themes import theme_ids
 
         assert _completions(name, theme) == set(theme_ids())
 

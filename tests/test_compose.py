@@ -9,25 +9,27 @@ from hypothesis import strategies as st
 
 from agnes_teach.board import move_tables
 from agnes_teach.engine import apply_unchecked, legal_moves
-from agnes_teach.generator.compose import CARDS, RECIPES, layouts
+from agnes_teach.generator.compose import CARDS, layouts
 from agnes_teach.position import parse_position
 from agnes_teach.profile import get_profile
 from agnes_teach.registry import RuleId, Verdict
 from agnes_teach.solver import solve
 from agnes_teach.tagger.crux import competes
-from agnes_teach.tagger.players import MISCONCEPTIONS
 from agnes_teach.tagger.teaching import cards_not_home
+from agnes_teach.themes import find_theme, theme_for, theme_ids
 
 PROFILES = ("bernauer", "agnes-ru", "sorel", "sorel-strict", "morehead")
 
 
 def _usable(profile_id: str, theme: str) -> bool:
     profile = get_profile(profile_id)
-    return profile.cannot_use(theme) is None and (RECIPES[theme].deals_left < len(profile.stock_sizes()))
+    taught = find_theme(theme, profile_id)
+    return taught is not None and profile.cannot_use(theme) is None \
+        and taught.recipe.deals_left < len(profile.stock_sizes())
 
 
 @settings(max_examples=60, deadline=None)
-@given(st.sampled_from(PROFILES), st.sampled_from(sorted(RECIPES)), st.integers(1, 10_000))
+@given(st.sampled_from(PROFILES), st.sampled_from(theme_ids()), st.integers(1, 10_000))
 def test_layouts_are_positions_a_game_can_reach(profile_id: str, theme: str, number: int) -> None:
     if not _usable(profile_id, theme):
         return
@@ -45,10 +47,10 @@ def test_layouts_are_positions_a_game_can_reach(profile_id: str, theme: str, num
             assert len(column) - built - 1 <= profile.column_lengths[j] + len(profile.stock_deals)
 
 
-@pytest.mark.parametrize("theme", sorted(RECIPES))
+@pytest.mark.parametrize("theme", theme_ids("bernauer"))
 def test_layouts_hold_what_their_recipe_asks(theme: str) -> None:
     profile = get_profile()
-    recipe = RECIPES[theme]
+    recipe = theme_for(theme, profile.id).recipe
     drawn = list(layouts(7, profile, theme, count=20))
     assert len(drawn) >= 3  # a draw that fits nowhere in TRIES attempts is skipped
     for _, pos in drawn:
@@ -65,7 +67,7 @@ def test_layouts_hold_what_their_recipe_asks(theme: str) -> None:
             assert not any(m.dest.is_foundation for m in legal_moves(pos))
         if recipe.contested:
             # The rule's move is on offer and a move the believer makes competes with it.
-            believer = MISCONCEPTIONS[theme]
+            believer = theme_for(theme, profile.id).believer
             moves = legal_moves(pos)
             allowed = believer.allowed(pos, moves)
             rule_moves = [m for m in moves if m not in allowed]

@@ -16,8 +16,9 @@ from agnes_teach.generator.mining import TAIL_MOVES, examine, positions, solved_
 from agnes_teach.generator.output import puzzle_id, scenario_data
 from agnes_teach.profile import get_profile
 from agnes_teach.scenario import load_scenario
-from agnes_teach.tagger.players import MISCONCEPTIONS, lost_under
+from agnes_teach.tagger.players import lost_under
 from agnes_teach.tagger.teaching import rating_of
+from agnes_teach.themes import theme_for
 
 HERE = Path(__file__).resolve().parent
 MINED = load_scenario(HERE / "mined_positions" / "tableau-empty-d6-m17.yaml")
@@ -49,7 +50,8 @@ def test_a_mined_position_teaches_its_theme() -> None:
     assert puzzle is not None, tally.counts
     assert puzzle.stats["random"] == 0.08 and puzzle.stats["misconception"] == 0.0
     assert puzzle.difficulty == "medium" and puzzle.stats["decisions"] >= 2
-    assert lost_under(MINED.position, MISCONCEPTIONS["tableau.empty"], max_states=0) is True
+    believer = theme_for("tableau.empty", MINED.position.profile.id).believer
+    assert lost_under(MINED.position, believer, max_states=0) is True
     data = scenario_data(puzzle, 0, 1)
     assert data["source"] == "deal 6 move 17" and "seed" not in data
     assert data["measured"]["random_win_percent"] == 8 and data["measured"]["random_playouts"] == 100

@@ -12,18 +12,22 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from agnes_teach.cards import parse_card
-from agnes_teach.generator import THEMES
 from agnes_teach.moves import DEAL_MOVE, Move
 from agnes_teach.position import Position, parse_position
+from agnes_teach.tagger.misconception import Misconception
 from agnes_teach.tagger.players import (
-    MISCONCEPTIONS,
-    PREDICATES,
     fatal_mistake_rate,
     lost_under,
     player,
     playout,
     win_rate,
 )
+from agnes_teach.themes import all_themes, theme_for
+
+
+def believer(rule: str) -> Misconception:
+    """The misconception of `rule`'s theme in the profile these positions are of."""
+    return theme_for(rule, "bernauer").believer
 
 
 def pos(**piles: object) -> Position:
@@ -59,30 +63,30 @@ RUN = pos(foundations={"S": "2S", "H": "2H", "D": "4D", "C": "4C"},
 COVERED = pos(foundations={**FULL, "C": "AC"}, tableau=["4C", [], [], [], [], [], []],
               reserve=["2C 3C", [], [], [], [], [], []])
 
-CASES = [  # (predicate, position, move, expected)
-    ("non-king-into-empty-column", NEEDS_EMPTY, Move(parse_card("4C"), "t1"), True),
-    ("non-king-into-empty-column", NEEDS_EMPTY, Move(parse_card("2C"), "f"), False),
-    ("king-on-ace", NEEDS_WRAP, Move(parse_card("KC"), "t2"), True),
-    ("king-on-ace", NEEDS_WRAP, Move(parse_card("KC"), "t3"), False),
+CASES = [  # (the theme whose belief's predicate, position, move, expected)
+    ("tableau.empty", NEEDS_EMPTY, Move(parse_card("4C"), "t1"), True),
+    ("tableau.empty", NEEDS_EMPTY, Move(parse_card("2C"), "f"), False),
+    ("tableau.wrap", NEEDS_WRAP, Move(parse_card("KC"), "t2"), True),
+    ("tableau.wrap", NEEDS_WRAP, Move(parse_card("KC"), "t3"), False),
     # K♣ lies on A♦: they are no run without the wrap.
-    ("king-on-ace", PAIR_ON_QUEEN, Move(parse_card("AD"), "t4"), True),
-    ("king-on-ace", FREE_KING, Move(parse_card("KC"), "f"), False),
-    ("multi-card-move", RUN, Move(parse_card("4S"), "t4"), True),
-    ("multi-card-move", RUN, Move(parse_card("3H"), "t4"), False),
-    ("deal", NO_NEED, DEAL_MOVE, True),
-    ("deal", NEEDS_EMPTY, Move(parse_card("4C"), "t1"), False),
+    ("tableau.wrap", PAIR_ON_QUEEN, Move(parse_card("AD"), "t4"), True),
+    ("tableau.wrap", FREE_KING, Move(parse_card("KC"), "f"), False),
+    ("tableau.run", RUN, Move(parse_card("4S"), "t4"), True),
+    ("tableau.run", RUN, Move(parse_card("3H"), "t4"), False),
+    ("stock.deal", NO_NEED, DEAL_MOVE, True),
+    ("stock.deal", NEEDS_EMPTY, Move(parse_card("4C"), "t1"), False),
 ]
 
 
-@pytest.mark.parametrize(("name", "position", "move", "expected"), CASES)
-def test_move_predicates(name: str, position: Position, move: Move, expected: bool) -> None:
-    assert PREDICATES[name](position, move) is expected
+@pytest.mark.parametrize(("theme", "position", "move", "expected"), CASES)
+def test_move_predicates(theme: str, position: Position, move: Move, expected: bool) -> None:
+    assert believer(theme).predicate(position, move) is expected
 
 
-def test_every_theme_names_a_misconception_with_a_known_predicate() -> None:
-    assert set(MISCONCEPTIONS) == set(THEMES)
-    for m in MISCONCEPTIONS.values():
-        assert m.predicate in PREDICATES and m.kind in ("forbid", "force") and m.belief
+def test_every_theme_has_a_misconception_with_a_predicate() -> None:
+    for theme in all_themes():
+        m = theme.believer
+        assert callable(m.predicate) and m.kind in ("forbid", "force") and m.belief, theme.id
 
 
 # Base 5, clubs to the K home, the A♣ 2♣ 3♣ 4♣ in four columns: the A♣ follows the K♣ only as
@@ -121,7 +125,7 @@ UNCOVERED_AT_THE_END = pos(foundations={**FULL, "C": "AC"}, tableau=["4C", [], [
     ("reserve.top", UNCOVERED_AT_THE_END, False),
 ])
 def test_lost_when_the_permission_is_removed(theme: str, position: Position, lost: bool) -> None:
-    assert lost_under(position, MISCONCEPTIONS[theme]) is lost
+    assert lost_under(position, believer(theme)) is lost
     # The misconception player agrees: it wins where the believer reaches the goal.
     assert win_rate(position, player(theme), playouts=20) == (0.0 if lost else 1.0)
 
@@ -150,7 +154,7 @@ def test_the_search_answers_unknown_past_its_state_budget() -> None:
     # The real game is won, so the believer's tree cannot show a loss: the search decides, and one
     # state is too few for it.  (4♣ wandering between empty columns in HOST_UNDER_ACE is one state:
     # positions equal up to the order of columns are one.)
-    wrap = MISCONCEPTIONS["foundation.wrap"]
+    wrap = believer("foundation.wrap")
     assert lost_under(ACE_ON_THREE, wrap, max_states=1) is None
     assert lost_under(ACE_ON_THREE, wrap, max_states=2) is True
     assert lost_under(HOST_UNDER_ACE, wrap, max_states=1) is True
@@ -161,18 +165,19 @@ def test_the_search_answers_unknown_past_its_state_budget() -> None:
 def test_restricted_tables_remove_exactly_the_believers_moves() -> None:
     from agnes_teach.engine import legal_moves
     from agnes_teach.solver.fast import FastState
-    from agnes_teach.tagger.players import RESTRICTIONS, restricted_rules
+    from agnes_teach.tagger.players import restricted_rules
 
-    for name, theme, position in (("no-tableau-wrap", "tableau.wrap", NEEDS_WRAP),
-                                  ("no-tableau-wrap", "tableau.wrap", PAIR_ON_QUEEN),
-                                  ("single-cards-only", "tableau.run", RUN),
-                                  ("empty-column-kings-only", "tableau.empty", NEEDS_EMPTY)):
-        assert name in RESTRICTIONS
-        rules = restricted_rules(position, name)
+    for theme, position in (("tableau.wrap", NEEDS_WRAP),
+                            ("tableau.wrap", PAIR_ON_QUEEN),
+                            ("tableau.run", RUN),
+                            ("tableau.empty", NEEDS_EMPTY)):
+        restriction = believer(theme).restriction
+        assert restriction is not None
+        rules = restricted_rules(position, restriction)
         assert rules is not None
         state = FastState(position, rules)
         believed = sorted(str(state.engine_move(m)) for m in state.moves())
-        allowed = MISCONCEPTIONS[theme].allowed(position, legal_moves(position))
+        allowed = believer(theme).allowed(position, legal_moves(position))
         assert believed == sorted(str(m) for m in allowed)
         assert len(allowed) < len(legal_moves(position))
 
@@ -246,7 +251,7 @@ UNCOVERED = pos(foundations={**FULL, "C": "AC"}, tableau=["4C", "3C", [], [], []
 def test_a_covered_reserve_card_is_no_proof_on_its_own() -> None:
     # COVERED is lost in the real game (3♣ can never leave 2♣): the believer's tree shows it with
     # no search.  UNCOVERED has no covered card: the moves home finish it at once.
-    top = MISCONCEPTIONS["reserve.top"]
+    top = believer("reserve.top")
     assert lost_under(COVERED, top, max_states=0, depth=0) is True
     assert lost_under(UNCOVERED, top, max_states=0, depth=0) is False
     # A covered card the believer never frees, but the last moves home do: not lost.
@@ -286,11 +291,11 @@ X1_FIRST = parse_position({
     (X1_FIRST, True),
 ])
 def test_the_last_two_believer_plays_x1_only_after_x2(position: Position, lost: bool) -> None:
-    from agnes_teach.tagger.players import TRANSFORMS
-
-    believed = TRANSFORMS["exposed-cells-as-one-pile"](position)
+    last_two = believer("stock.last-two")
+    assert last_two.transform is not None
+    believed = last_two.transform(position)
     assert believed is not None and believed.exposed[1] == ()
-    assert lost_under(position, MISCONCEPTIONS["stock.last-two"]) is lost
+    assert lost_under(position, last_two) is lost
 
 
 def test_a_playout_asks_the_solver_at_doubling_gaps() -> None:
@@ -314,8 +319,10 @@ def test_every_proof_of_a_belief_agrees_with_the_believers_search(seed: int, pro
     from agnes_teach.tagger.players import restricted_rules
 
     position = random_small_position(random.Random(seed), profile, left, stack_share=0.5)
-    for theme, misconception in MISCONCEPTIONS.items():
-        if position.profile.cannot_use(theme) or not (misconception.restriction or misconception.transform):
+    for taught in all_themes():
+        theme, misconception = taught.id, taught.believer
+        if profile not in taught.profiles or position.profile.cannot_use(theme) \
+                or not (misconception.restriction or misconception.transform):
             continue
         proved = lost_under(position, misconception)
         plain = replace(misconception, restriction=None, transform=None)

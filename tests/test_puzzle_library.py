@@ -14,9 +14,10 @@ from typing import Any
 import pytest
 
 from agnes_teach.checker import check_scenario
-from agnes_teach.generator import THEMES, puzzle_key
+from agnes_teach.generator import puzzle_key
 from agnes_teach.registry import GENERATED_TASKS, Difficulty
 from agnes_teach.scenario import Scenario, load_scenario, scenario_files
+from agnes_teach.themes import theme_for, theme_ids
 from agnes_teach.yamlio import load_file
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -71,8 +72,9 @@ def test_the_whole_game_puzzles_left_the_library() -> None:
 def test_counts_per_theme_meet_the_minimum() -> None:
     """The whole-game fixtures' counts (issue 8); the small set's are below."""
     counts = Counter(theme for s in WHOLE for theme in s.themes)
-    for theme, spec in sorted(THEMES.items()):
-        assert counts[theme] >= (12 if spec.required else 8), (theme, counts[theme])
+    for theme in theme_ids("bernauer"):
+        required = theme_for(theme, "bernauer").required
+        assert counts[theme] >= (12 if required else 8), (theme, counts[theme])
 
 
 DEMO_DIR = LIBRARY / "demo"
@@ -113,7 +115,8 @@ def test_generated_files_record_what_made_them() -> None:
         assert s.distractor is not None and s.distractor.record["move"]
         assert set(s.title) >= {"en", "ru", "es"}
         # A built puzzle has one of its builder's tasks; a mined one any task its first moves allow.
-        assert s.task in (THEMES[s.themes[0]].tasks if source == ["built"] else GENERATED_TASKS)
+        built = source == ["built"]
+        assert s.task in (theme_for(s.themes[0], s.position.profile.id).tasks if built else GENERATED_TASKS)
         if s.task == "key-move":
             assert "key_move" in s.expect
         if s.task == "trap":  # issue 28: every losing first move, named
@@ -156,7 +159,7 @@ def test_within_each_theme_the_ratings_differ_in_measured_random_play() -> None:
         rate = s.measured["random_win_percent"]
         assert s.difficulty is not None
         by.setdefault((s.themes[0], s.difficulty), []).append(rate)
-    for theme in THEMES:
+    for theme in theme_ids("bernauer"):
         means = [sum(by[(theme, d)]) / len(by[(theme, d)]) for d in Difficulty if (theme, d) in by]
         assert len(means) == 3, (theme, sorted(k[1] for k in by if k[0] == theme))
         assert means[0] > means[1] > means[2], (theme, means)

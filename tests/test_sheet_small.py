@@ -17,8 +17,8 @@ from agnes_teach.render.sheet import build_sheet, load_items, refuted_text, shee
 from agnes_teach.scenario import Scenario, load_scenario
 from agnes_teach.solver import canonical_key
 from agnes_teach.tagger.answer import analyse, answer_cut
-from agnes_teach.tagger.players import MISCONCEPTIONS
-from agnes_teach.tagger.refutation import ReasonKind, Refuted, explain_scenario
+from agnes_teach.tagger.misconception import Misconception
+from agnes_teach.tagger.refutation import ReasonKind, Refuted, explain_scenario, scenario_theme
 
 ROOT = Path(__file__).resolve().parent.parent
 SMALL = ROOT / "tests" / "small_puzzles"
@@ -37,8 +37,13 @@ def _line(sc: Scenario) -> list[Move]:
     return out
 
 
+def _believer(sc: Scenario) -> Misconception | None:
+    theme = scenario_theme(sc)
+    return theme.believer if theme is not None else None
+
+
 def _cut(sc: Scenario) -> int:
-    return answer_cut(sc.position, _line(sc), MISCONCEPTIONS.get(sc.themes[0]))
+    return answer_cut(sc.position, _line(sc), _believer(sc))
 
 
 @pytest.mark.parametrize(("path", "moves"), [
@@ -92,7 +97,7 @@ def _covers(entries: list[Refuted], here: Position, index: int, move: Move) -> b
 def test_every_losing_move_of_the_answer_is_explained_in_every_language(path: Path) -> None:
     sc = load_scenario(path)
     line = _line(sc)
-    found = analyse(sc.position, line, MISCONCEPTIONS.get(sc.themes[0]))
+    found = analyse(sc.position, line, _believer(sc))
     positions = _positions(sc.position, found.moves)
     # A move the answer itself makes later is no wrong move (unless the file names it as the trap,
     # or the belief forces it: then its line says when the answer makes it).

@@ -23,9 +23,9 @@ from agnes_teach.profile import get_profile
 from agnes_teach.registry import RuleId
 from agnes_teach.scenario import scenario_from_data
 from agnes_teach.tagger.answer import MAX_ANSWER, MAX_CARDS, analyse
-from agnes_teach.tagger.players import MISCONCEPTIONS
 from agnes_teach.tagger.small import reductions, send_home, small_problems
 from agnes_teach.tagger.teaching import cards_not_home
+from agnes_teach.themes import theme_for
 from agnes_teach.yamlio import Locator
 
 SUITS = "SHDC"
@@ -86,7 +86,7 @@ def _found() -> Puzzle:
 def test_a_critical_moment_cut_down_meets_every_criterion() -> None:
     puzzle = _found()
     pos = puzzle.position
-    answer = analyse(pos, puzzle.solution, MISCONCEPTIONS[RuleId.TABLEAU_EMPTY])
+    answer = analyse(pos, puzzle.solution, theme_for(RuleId.TABLEAU_EMPTY, pos.profile.id).believer)
     assert cards_not_home(pos) <= MAX_CARDS and len(answer.moves) <= MAX_ANSWER
     assert answer.rule_decides and answer.only_moves
     assert puzzle.minimal is True

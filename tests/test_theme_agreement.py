@@ -1,7 +1,7 @@
 """Three readings of "this move uses the theme's rule" agree, move by move, for every theme.
 
-* the detector: the theme's lesson move (``detectors.LESSON_MOVES``), what its
-  ``detect_*`` looks for in a line (a one-move line is detected exactly when
+* the detector: the theme's lesson move (``Theme.lesson_move``), what its
+  ``Theme.detect`` looks for in a line (a one-move line is detected exactly when
   its move is one; reserve.top's detector also wants the uncovered card played
   next);
 * the misconception: the moves ``Misconception.allowed`` leaves out, which the
@@ -10,10 +10,12 @@
   where the theme has a restriction: their move generator yields exactly the
   moves the belief allows.
 
-The positions: every position along the solution lines of the library's
-puzzles, positions of random games (long runs, Kings on Aces), and random
-small positions of every profile (hypothesis).  stock.deal cannot agree by
-nature, and its test says why.
+Every theme of the registry (``themes.all_themes``) is held to it, each on
+the positions of the profiles it is posed for: every position along the
+solution lines of the library's puzzles, positions of random games (long runs,
+Kings on Aces), and random small positions of every profile (hypothesis).  A
+theme whose lesson is no single move (stock.deal) cannot agree by nature, and
+its test says why.
 """
 
 from __future__ import annotations
@@ -36,18 +38,26 @@ from agnes_teach.registry import RuleId
 from agnes_teach.scenario import load_puzzles
 from agnes_teach.solver.fast import FastState, Rules
 from agnes_teach.tagger.answer import answer_cut
-from agnes_teach.tagger.detectors import LESSON_MOVES, Lesson, detect_reserve_top, uncovers_reserve
-from agnes_teach.tagger.players import (
-    MISCONCEPTIONS,
-    home_moves_finish,
-    misconception_policy,
-    restricted_rules,
-)
-from agnes_teach.tagger.themes import THEME_TAGS
+from agnes_teach.tagger.detectors import Lesson
+from agnes_teach.tagger.misconception import Restriction
+from agnes_teach.tagger.players import home_moves_finish, misconception_policy, restricted_rules
+from agnes_teach.themes import Theme, all_themes, theme_for
+from agnes_teach.themes.reserve_top import uncovers_reserve
 
 PUZZLES = Path(__file__).resolve().parent.parent / "puzzles"
 WHOLE_GAME = PUZZLES.parent / "tests" / "fixtures" / "whole-game"  # the earlier whole-game puzzles
-FORBIDDING = sorted(t for t, m in MISCONCEPTIONS.items() if m.kind == "forbid")
+# Every theme whose belief forbids moves, named "rule@first profile" in the test ids.
+FORBIDDING = [t for t in all_themes() if t.believer.kind == "forbid"]
+FORCING = [t for t in all_themes() if t.believer.kind == "force"]
+
+
+def _name(theme: Theme) -> str:
+    return f"{theme.id}@{theme.profiles[0]}"
+
+
+def _poses(theme: Theme, pos: Position) -> bool:
+    """Is `theme` posed for the profile of `pos`, and can the profile use its rule at all?"""
+    return pos.profile.id in theme.profiles and not pos.profile.cannot_use(theme.id)
 
 
 @cache
@@ -73,28 +83,29 @@ def game_positions() -> tuple[Position, ...]:
                  for p in random_walk(seed, profile, 150, home_bias=0.2)[::3])
 
 
-def detector_says(theme: str, pos: Position, move: Move) -> bool:
+def detector_says(theme: Theme, pos: Position, move: Move) -> bool:
     """Does the theme's detector count `move`, played now, as the lesson?"""
-    said = LESSON_MOVES[theme](pos, move)
-    if theme == RuleId.RESERVE_TOP:
+    assert theme.lesson_move is not None, theme.id
+    said = theme.lesson_move(pos, move)
+    if theme.rule == RuleId.RESERVE_TOP:
         # The detector wants the uncovered card played afterwards: try each way of playing it.
         under = uncovers_reserve(pos, move)
         after = apply_unchecked(pos, move)
         follow = [m for m in legal_moves(after) if under is not None and m.card == under]
-        assert all(detect_reserve_top(Lesson(pos, (move, m), within=2)) for m in follow)
-        assert not detect_reserve_top(Lesson(pos, (move,), within=1))
+        assert all(theme.detect(Lesson(pos, (move, m), within=2)) for m in follow)
+        assert not theme.detect(Lesson(pos, (move,), within=1))
     else:
-        assert THEME_TAGS[theme].detect(Lesson(pos, (move,), within=1)) == said, (theme, str(move))
+        assert theme.detect(Lesson(pos, (move,), within=1)) == said, (theme.id, str(move))
     return said
 
 
 # Restricted tables per profile, base and restriction: they read nothing else of a position.
-TABLES: dict[tuple[str, int, str], Rules | None] = {}
+TABLES: dict[tuple[str, int, Restriction], Rules | None] = {}
 
 
-def restricted_moves(pos: Position, theme: str) -> set[str] | None:
+def restricted_moves(pos: Position, theme: Theme) -> set[str] | None:
     """The moves the solver's restricted tables generate (None: the theme has no restriction here)."""
-    restriction = MISCONCEPTIONS[theme].restriction
+    restriction = theme.believer.restriction
     if restriction is None:
         return None
     key = (pos.profile.id, pos.base, restriction)
@@ -107,9 +118,9 @@ def restricted_moves(pos: Position, theme: str) -> set[str] | None:
     return {str(state.engine_move(m)) for m in state.moves()}
 
 
-def disagreements(pos: Position, theme: str) -> Iterator[str]:
+def disagreements(pos: Position, theme: Theme) -> Iterator[str]:
     """Every way the three readings differ on the legal moves of `pos` (none when they agree)."""
-    misconception = MISCONCEPTIONS[theme]
+    misconception = theme.believer
     moves = legal_moves(pos)
     allowed = set(misconception.allowed(pos, moves))
     for move in moves:
@@ -128,21 +139,24 @@ def disagreements(pos: Position, theme: str) -> Iterator[str]:
 
 
 def test_every_theme_has_a_reading_of_each_kind() -> None:
-    assert set(MISCONCEPTIONS) == set(THEME_TAGS)
-    assert set(LESSON_MOVES) == set(FORBIDDING)  # stock.deal's lesson is no move: see below
+    assert FORBIDDING and len(FORBIDDING) + len(FORCING) == len(all_themes())
+    # A forbidding belief denies the lesson move; a forcing one's lesson is a move not made.
+    assert all(t.lesson_move is not None for t in FORBIDDING)
+    assert all(t.lesson_move is None for t in FORCING)
     for theme in FORBIDDING:
-        assert THEME_TAGS[theme].detect.__doc__, theme
+        assert theme.detect.__doc__, theme.id
 
 
-@pytest.mark.parametrize("theme", FORBIDDING)
-def test_the_three_agree_along_the_library_lines(theme: str) -> None:
-    problems = [p for pos in library_positions() for p in disagreements(pos, theme)]
+@pytest.mark.parametrize("theme", FORBIDDING, ids=_name)
+def test_the_three_agree_along_the_library_lines(theme: Theme) -> None:
+    problems = [p for pos in library_positions() if pos.profile.id in theme.profiles
+                for p in disagreements(pos, theme)]
     assert not problems, problems[:5]
 
 
-@pytest.mark.parametrize("theme", FORBIDDING)
-def test_the_three_agree_in_random_games(theme: str) -> None:
-    positions = [p for p in game_positions() if not p.profile.cannot_use(theme)]
+@pytest.mark.parametrize("theme", FORBIDDING, ids=_name)
+def test_the_three_agree_in_random_games(theme: Theme) -> None:
+    positions = [p for p in game_positions() if _poses(theme, p)]
     problems = [p for pos in positions for p in disagreements(pos, theme)]
     assert not problems, problems[:5]
 
@@ -151,18 +165,18 @@ def test_the_three_agree_in_random_games(theme: str) -> None:
 @given(seed=st.integers(0, 2**32 - 1), profile=st.sampled_from(ALL_PROFILES), left=st.integers(4, 20))
 def test_the_three_agree_on_random_small_positions(seed: int, profile: str, left: int) -> None:
     pos = random_small_position(random.Random(seed), profile, left, stack_share=0.5)
-    problems = [p for theme in FORBIDDING if not pos.profile.cannot_use(theme)
-                for p in disagreements(pos, theme)]
+    problems = [p for theme in FORBIDDING if _poses(theme, pos) for p in disagreements(pos, theme)]
     assert not problems, problems[:5]
 
 
 def test_the_library_lines_hold_every_kind_of_lesson_move() -> None:
     # The agreement above is tested on moves of each kind, not vacuously.
-    seen = {theme: 0 for theme in FORBIDDING}
+    seen = {_name(theme): 0 for theme in FORBIDDING}
     for pos in library_positions():
         for move in legal_moves(pos):
             for theme in FORBIDDING:
-                seen[theme] += LESSON_MOVES[theme](pos, move)
+                assert theme.lesson_move is not None
+                seen[_name(theme)] += pos.profile.id in theme.profiles and theme.lesson_move(pos, move)
     assert all(seen.values()), seen
 
 
@@ -180,11 +194,12 @@ def test_a_king_on_an_ace_moving_with_it_uses_the_wrap() -> None:
     assert str(run) == "AH>t5" and run.card is not None
     place = locate(pos, run.card)
     assert [card_name(c) for c in pos.tableau[place.index][place.depth:]] == ["AH", "KS"]
-    assert detector_says(RuleId.TABLEAU_WRAP, pos, run)
-    assert run not in MISCONCEPTIONS[RuleId.TABLEAU_WRAP].allowed(pos, legal_moves(pos))
-    believed = restricted_moves(pos, RuleId.TABLEAU_WRAP)
+    wrap = theme_for(RuleId.TABLEAU_WRAP, pos.profile.id)
+    assert detector_says(wrap, pos, run)
+    assert run not in wrap.believer.allowed(pos, legal_moves(pos))
+    believed = restricted_moves(pos, wrap)
     assert believed is not None and str(run) not in believed
-    assert not list(disagreements(pos, RuleId.TABLEAU_WRAP))
+    assert not list(disagreements(pos, wrap))
 
 
 def test_stock_deal_forces_a_move_and_its_lesson_is_no_move() -> None:
@@ -192,11 +207,14 @@ def test_stock_deal_forces_a_move_and_its_lesson_is_no_move() -> None:
     # no card can go home), the lesson is a deal *not* made, which no single move shows (the
     # detector reads the line and the losing first moves), and a force is no restriction of the
     # tables.  What the filter does is pinned instead.
-    misconception = MISCONCEPTIONS[RuleId.STOCK_DEAL]
+    deal = theme_for(RuleId.STOCK_DEAL, "bernauer")
+    misconception = deal.believer
     assert misconception.kind == "force" and misconception.restriction is None
-    assert RuleId.STOCK_DEAL not in LESSON_MOVES
+    assert deal.lesson_move is None
     checked = 0
     for pos in (*library_positions(), *game_positions()):
+        if pos.profile.id not in deal.profiles:
+            continue
         moves = legal_moves(pos)
         allowed = misconception.allowed(pos, moves)
         if DEAL_MOVE in moves and not any(m.dest.is_foundation for m in moves):
@@ -204,5 +222,5 @@ def test_stock_deal_forces_a_move_and_its_lesson_is_no_move() -> None:
             checked += 1
         else:
             assert allowed == moves
-        assert not THEME_TAGS[RuleId.STOCK_DEAL].detect(Lesson(pos, (DEAL_MOVE,), (DEAL_MOVE,)))
+        assert not deal.detect(Lesson(pos, (DEAL_MOVE,), (DEAL_MOVE,)))
     assert checked

@@ -10,28 +10,29 @@ import pytest
 from _generator_util import make_position
 
 import agnes_teach
-from agnes_teach.generator.themes import THEMES
 from agnes_teach.moves import DEAL_MOVE, Move, parse_move_text
 from agnes_teach.position import Position
-from agnes_teach.tagger.detectors import (
-    Lesson,
-    detect_foundation_start,
-    detect_foundation_wrap,
-    detect_reserve_top,
-    detect_stock_deal,
-    detect_stock_last_two,
-    detect_tableau_empty,
-    detect_tableau_run,
-    detect_tableau_wrap,
-)
-from agnes_teach.tagger.distractors import (
-    distract_foundation_start,
-    distract_reserve_top,
-    distract_stock_last_two,
-    distract_tableau_empty,
-    distract_tableau_run,
-)
-from agnes_teach.tagger.themes import THEME_TAGS
+from agnes_teach.tagger.detectors import Lesson
+from agnes_teach.themes import Theme, theme_for, theme_ids
+
+
+def _theme(rule: str) -> Theme:
+    return theme_for(rule, "bernauer")
+
+
+detect_foundation_start = _theme("foundation.start").detect
+detect_foundation_wrap = _theme("foundation.wrap").detect
+detect_reserve_top = _theme("reserve.top").detect
+detect_stock_deal = _theme("stock.deal").detect
+detect_stock_last_two = _theme("stock.last-two").detect
+detect_tableau_empty = _theme("tableau.empty").detect
+detect_tableau_run = _theme("tableau.run").detect
+detect_tableau_wrap = _theme("tableau.wrap").detect
+distract_foundation_start = _theme("foundation.start").tempting
+distract_reserve_top = _theme("reserve.top").tempting
+distract_stock_last_two = _theme("stock.last-two").tempting
+distract_tableau_empty = _theme("tableau.empty").tempting
+distract_tableau_run = _theme("tableau.run").tempting
 
 
 def moves(text: str) -> tuple[Move, ...]:
@@ -128,7 +129,7 @@ def test_detector_table(theme: str, index: int) -> None:
 
 
 def test_every_theme_has_positive_and_negative_rows() -> None:
-    assert sorted(TABLES) == sorted(THEME_TAGS)
+    assert sorted(TABLES) == theme_ids("bernauer")
     for _, rows in TABLES.values():
         assert any(r[3] for r in rows) and any(not r[3] for r in rows)
 
@@ -193,12 +194,3 @@ def test_the_tagger_stands_apart_from_the_generator() -> None:
         assert not {m for m in used if m.startswith(("agnes_teach.generator", "agnes_teach.render"))}, path
     used = _imported_modules(root / "checker.py", "agnes_teach")
     assert not {m for m in used if m.startswith("agnes_teach.generator")}
-
-
-def test_the_generators_table_is_the_taggers_plus_a_builder() -> None:
-    assert list(THEMES) == list(THEME_TAGS)
-    for theme_id, theme in THEMES.items():
-        tag = THEME_TAGS[theme_id]
-        assert (theme.id, theme.tasks, theme.detect, theme.distract) == \
-            (tag.id, tag.tasks, tag.detect, tag.distract)
-        assert callable(theme.build)

@@ -24,7 +24,7 @@ from agnes_teach.scenario import Scenario, load_scenario, scenario_files
 from agnes_teach.solver import canonical_key
 from agnes_teach.tagger.answer import Answer, analyse
 from agnes_teach.tagger.crux import competes, crux_problem
-from agnes_teach.tagger.players import MISCONCEPTIONS
+from agnes_teach.tagger.misconception import Misconception
 from agnes_teach.tagger.reasons import ReasonKind
 from agnes_teach.tagger.refutation import (
     Temptation,
@@ -32,8 +32,9 @@ from agnes_teach.tagger.refutation import (
     explain_scenario,
     explain_wrong_move,
     key_analysis,
+    scenario_theme,
 )
-from agnes_teach.themes import explainers
+from agnes_teach.themes import all_themes
 
 ROOT = Path(__file__).resolve().parent.parent
 POSITIONS = ROOT / "tests" / "explain_positions"
@@ -60,6 +61,12 @@ def _positions(pos: Position, moves: tuple[Move, ...]) -> list[Position]:
     return out
 
 
+def _believer(sc: Scenario) -> Misconception:
+    theme = scenario_theme(sc)
+    assert theme is not None, sc.id
+    return theme.believer
+
+
 def _analysed(sc: Scenario) -> tuple[list[Move], Answer]:
     line = key_line(sc, answer(sc, "en")[1])
     found = key_analysis(sc, line)
@@ -68,7 +75,8 @@ def _analysed(sc: Scenario) -> tuple[list[Move], Answer]:
 
 
 def test_every_taught_rule_has_its_explainer_and_position() -> None:
-    assert set(explainers()) == set(RULE_TERMS) == set(MISCONCEPTIONS)
+    assert {t.id for t in all_themes()} == set(RULE_TERMS)
+    assert all(callable(t.explain) for t in all_themes())
     assert {p.stem for p in POSITIONS.glob("*.yaml")} == {str(r) for r in RULE_TERMS}
 
 
@@ -76,7 +84,7 @@ def test_every_taught_rule_has_its_explainer_and_position() -> None:
 def test_the_believers_losing_move_is_explained_in_its_rules_terms(rule: RuleId) -> None:
     sc = load_scenario(POSITIONS / f"{rule}.yaml")
     assert sc.themes[0] == rule
-    misconception = MISCONCEPTIONS[rule]
+    misconception = _believer(sc)
     _, found = _analysed(sc)
     positions = _positions(sc.position, found.moves)
     cases = [(d, m) for d in found.decisions if d.rule_decides for m in d.losing
@@ -131,7 +139,7 @@ def test_a_move_competes_with_the_rules_move_over_its_card_or_place(path: str, m
 def test_the_crux_check_tells_a_rule_puzzle_from_a_tactic(path: str, problem: str | None) -> None:
     sc = load_scenario(POSITIONS / path)
     _, found = _analysed(sc)
-    said = crux_problem(sc.position, found, MISCONCEPTIONS[sc.themes[0]])
+    said = crux_problem(sc.position, found, _believer(sc))
     assert said is None if problem is None else (said is not None and problem in said), said
 
 
@@ -158,7 +166,7 @@ def test_the_library_keys_list_every_wrong_move_once_with_its_facts(path: str) -
             assert "{" not in text and "}" not in text, text
     if found is None:
         return
-    misconception = MISCONCEPTIONS[sc.themes[0]]
+    misconception = _believer(sc)
     # The crux is judged on the whole answer, as check --teach judges it (the key of a task that
     # asks for the first move explains that move alone).
     whole = found if sc.task == Task.WIN else analyse(sc.position, line, misconception)

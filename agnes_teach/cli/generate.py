@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 
 from ..errors import InputError, Problem
-from ..generator import THEMES, generate, theme_ids
+from ..generator import generate
 from ..generator.canonical import puzzle_key
 from ..generator.core import Puzzle
 from ..generator.output import puzzle_id, scenario_data, to_yaml, write_puzzles
@@ -25,6 +25,7 @@ from ..scenario import load_scenario, scenario_files
 from ..survey import DealRanges, parse_deal_ranges
 from ..tagger.answer import MAX_ANSWER, MAX_CARDS
 from ..tagger.small import KEPT_PREFIX, Tally
+from ..themes import theme_for, theme_ids
 from .errors import input_errors
 from .options import JsonOption, ParentsOption, ProfileOption, check_out
 
@@ -38,7 +39,7 @@ if TYPE_CHECKING:
     TaskName = str
     DifficultyName = str
     SourceName = str
-else:  # choices built from the registry's vocabulary and the generator's theme table
+else:  # choices built from the registry's vocabulary and the theme registry
     ThemeName = StrEnum("ThemeName", [(t, t) for t in theme_ids()])
     TaskName = StrEnum("TaskName", [(t.value, t.value) for t in GENERATED_TASKS])
     DifficultyName = StrEnum("DifficultyName", [(d.value, d.value) for d in Difficulty])
@@ -144,6 +145,9 @@ def generate_command(
     why = unavailable(theme, chosen, source)
     if why is not None:
         raise InputError(why)
+    if task is not None and source != "small" and task not in theme_for(theme, chosen.id).tasks:
+        has = ", ".join(theme_for(theme, chosen.id).tasks)
+        raise InputError(f"the theme {theme} has no {task} puzzles (it has: {has})")
     taken = _avoided_keys(avoid)
     tally = Tally()
     puzzles = _find_puzzles(theme, count, seed, chosen, difficulty, task, taken, max_seconds, teach,
@@ -156,14 +160,12 @@ def generate_command(
 
 def _check_request(theme: str, task: str | None, difficulty: str | None, count: int, source: str) -> None:
     """The theme, task, difficulty and count asked for exist and go together (a small puzzle of any
-    theme may take any task form; the builders and the miner have each theme's own list)."""
-    if theme not in THEMES:
+    theme may take any task form; the builders and the miner have each theme's own list, checked
+    once the profile is known)."""
+    if theme not in theme_ids():
         raise InputError(f"unknown theme {theme!r} (themes: {', '.join(theme_ids())})")
     if task is not None and task not in GENERATED_TASKS:
         raise InputError(f"unknown task {task!r} (one of: {', '.join(GENERATED_TASKS)})")
-    if task is not None and source != "small" and task not in THEMES[theme].tasks:
-        has = ", ".join(THEMES[theme].tasks)
-        raise InputError(f"the theme {theme} has no {task} puzzles (it has: {has})")
     if difficulty is not None and difficulty not in tuple(Difficulty):
         raise InputError(f"unknown difficulty {difficulty!r} (one of: {', '.join(Difficulty)})")
     if not 1 <= count <= MAX_GENERATE:

@@ -63,7 +63,7 @@ def _report(written: list[Path], as_json: bool) -> None:
 
 
 def _complete_themes(incomplete: str) -> list[str]:
-    from ..generator import theme_ids  # the themes the library has puzzles for
+    from ..themes import theme_ids  # the themes the library has puzzles for
 
     return complete_comma_list(incomplete, theme_ids())
 

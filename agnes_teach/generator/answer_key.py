@@ -28,12 +28,10 @@ from ..position import Position
 from ..registry import Difficulty, Task, Verdict
 from ..solver import first_move_verdicts
 from ..tagger.answer import Verdicts
-from ..tagger.detectors import Lesson
-from ..tagger.players import MISCONCEPTIONS
 from ..tagger.shortest import ShortestAnswers, shortest_answers
 from ..tagger.small import kept_of, shape_problem
 from ..tagger.teaching import decision_points, difficulty_of, difficulty_score
-from ..tagger.themes import THEME_TAGS
+from ..themes import find_theme
 
 VERDICT_SECONDS = 30.0  # the solver's budget for each first move (small positions settle in far less)
 
@@ -61,7 +59,7 @@ def answer_key(pos: Position, theme: str | None, random: float) -> AnswerKey:
         undecided = " ".join(map(str, verdicts.unknown))
         raise KeyProblem(f"the solver could not decide the first moves {undecided}")
     losing = tuple(verdicts.losing)
-    tag = THEME_TAGS.get(theme or "")
+    tag = find_theme(theme, pos.profile.id)
     verdict = Verdicts()
 
     def full_line(answer: tuple[Move, ...]) -> tuple[Move, ...]:
@@ -71,19 +69,16 @@ def answer_key(pos: Position, theme: str | None, random: float) -> AnswerKey:
         return (*answer, *home_run(after)[1])
 
     def teaches(answer: tuple[Move, ...]) -> bool:
-        """The answer uses the rule; with a misconception, it meets the shape criteria too (the rule
-        deciding at a decision point, only moves: ``tagger.small.shape_problem``)."""
+        """The answer meets the shape criteria of the theme's lesson: it uses the rule, the rule
+        decides at a decision point, only moves (``tagger.small.shape_problem``)."""
         if tag is None:
             return False
         line = full_line(answer)
-        if tag.id not in MISCONCEPTIONS:
-            return tag.detect(Lesson(pos, line, losing, within=len(line)))
-        return shape_problem(kept_of(pos, list(line), tag.id), tag, verdict)[0] is None
+        return shape_problem(kept_of(pos, list(line), tag.believer), tag, verdict)[0] is None
 
     answers = shortest_answers(pos, prefer=teaches if tag is not None else None)
     if tag is not None and not teaches(answers.key):
-        problem = shape_problem(kept_of(pos, list(full_line(answers.key)), tag.id), tag, verdict)[0] \
-            if tag.id in MISCONCEPTIONS else "the answer does not use the rule"
+        problem = shape_problem(kept_of(pos, list(full_line(answers.key)), tag.believer), tag, verdict)[0]
         raise KeyProblem(f"no shortest answer teaches: {problem}")
     decisions, _ = decision_points(pos, answers.key)
     winning = sum(1 for g in verdicts.groups if g.status == Verdict.WON)

@@ -8,8 +8,8 @@ lay out a random grid, keep it if a limited solver still succeeds. A composed
 layout is that for Agnes: a small position (``CARDS`` cards not home) laid out
 at random under the few conditions its theme's lesson needs at all (a
 foundation topped by its King, an empty foundation, a covered reserve card, full
-exposed cells, a deal still to come, an empty column: the ``Recipe`` of the
-theme, data). It then goes through exactly what a critical moment goes through
+exposed cells, a deal still to come, an empty column: the theme's ``Recipe``,
+data in its module, ``Theme.recipe``). It then goes through exactly what a critical moment goes through
 (``reduce.reduce_moment``): kept only while it is won and its answer needs the
 rule, cut down, judged against every criterion, and stepped down to a minimal
 puzzle.
@@ -28,7 +28,6 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass
 
 from ..board import move_tables
 from ..cards import Card, make_card, rank_at, rank_index, rank_of, suit_of
@@ -36,10 +35,12 @@ from ..engine import apply_unchecked, legal_moves
 from ..piles import Pile, PileKind
 from ..position import Position
 from ..profile import Profile
-from ..registry import RuleId, Verdict
+from ..registry import Verdict
 from ..solver import solve
 from ..tagger.crux import competes
-from ..tagger.players import MISCONCEPTIONS, Misconception
+from ..tagger.misconception import Misconception
+from ..themes import Recipe as Recipe  # the themes' data, read here (and named here for them)
+from ..themes import theme_for
 
 CARDS = (12, 24)  # cards not home in a composed layout (the reducer then cuts it down)
 BUILD_ON = 0.7  # how often a card goes onto a column top it fits, rather than into a dealt prefix
@@ -47,39 +48,6 @@ LAYOUTS_PER_NUMBER = 40  # layouts drawn from one number's generator
 TRIES = 50  # attempts to lay out one layout before it is given up
 LOSING_CONTEST_TRIES = 1000  # for a recipe whose competing move must lose (few draws have one)
 CONTEST_NODES = 20_000  # the solver's budget for one verdict of that check (undecided: rejected)
-
-
-@dataclass(frozen=True)
-class Recipe:
-    """What a theme's lesson needs of a layout at all; everything else is left to chance."""
-
-    king_topped: bool = False  # a foundation tops with its King, so its Ace turns the corner next
-    empty_foundation: bool = False  # a foundation not yet started (the base is no Ace)
-    covered_reserve: bool = False  # a reserve pile holds a card under its top
-    exposed_full: bool = False  # every exposed cell holds its card
-    deals_left: int = 0  # deals still to come (stock.deal: one onto the reserve, then the last two)
-    empty_column: float = 0.0  # how often a column starts empty
-    nothing_home: bool = False  # no card can go home at the start (stock.deal: the believer deals)
-    deal_buries: bool = False  # the next deal drops a later card of its suit on some reserve top
-    # The rule's move is on offer at the start, and a move the believer makes competes with it
-    # (``tagger.crux.competes``): the lesson is a real choice, not a side tactic (issue 28).
-    contested: bool = False
-    # ... and that competing move loses under the real rules (the solver says so) while the layout
-    # is won: for a rule whose card can always go home later (the corner's Ace), only a move that
-    # buries it or takes what it needs makes the choice matter.
-    contest_loses: bool = False
-
-
-RECIPES: dict[str, Recipe] = {
-    RuleId.FOUNDATION_WRAP: Recipe(king_topped=True, contested=True, contest_loses=True),
-    RuleId.FOUNDATION_START: Recipe(empty_foundation=True),
-    RuleId.RESERVE_TOP: Recipe(covered_reserve=True, contested=True),
-    RuleId.STOCK_LAST_TWO: Recipe(exposed_full=True),
-    RuleId.STOCK_DEAL: Recipe(deals_left=2, nothing_home=True, deal_buries=True),
-    RuleId.TABLEAU_EMPTY: Recipe(empty_column=0.5),
-    RuleId.TABLEAU_WRAP: Recipe(),
-    RuleId.TABLEAU_RUN: Recipe(),
-}
 
 
 def _stock_size(profile: Profile, deals_left: int) -> int | None:
@@ -262,8 +230,9 @@ def layouts(number: int, profile: Profile, theme_id: str, count: int = LAYOUTS_P
     """(k, layout) for k = 1..count: the composed layouts of `number` for the theme, each drawn from
     the generator seeded by the number and the theme, so the same number gives the same layouts."""
     rng = random.Random(f"{profile.id}/{theme_id}/{number}")
-    recipe = RECIPES[theme_id]
-    believer = MISCONCEPTIONS[theme_id] if recipe.contested else None
+    theme = theme_for(theme_id, profile.id)
+    recipe = theme.recipe
+    believer = theme.believer if recipe.contested else None
     for k in range(1, count + 1):
         for _ in range(LOSING_CONTEST_TRIES if recipe.contest_loses else TRIES):
             pos = compose(rng, profile, recipe)

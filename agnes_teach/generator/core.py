@@ -25,7 +25,6 @@ from ..tagger.detectors import LESSON_WINDOW, Lesson, rule_of
 from ..tagger.distractors import Distractor, tempting_loss
 from ..tagger.players import (
     GENERATOR_RANDOM_MAX,
-    MISCONCEPTIONS,
     PLAYOUT_SEED,
     PLAYOUTS,
     lost_under,
@@ -35,9 +34,9 @@ from ..tagger.players import (
 )
 from ..tagger.small import Tally
 from ..tagger.teaching import MIN_FIRST_MOVES, MIN_WRONG_FIRST, distinct_children, rating_of
+from ..themes import Theme, theme_for
 from .answer_key import AnswerKey
 from .canonical import puzzle_key
-from .themes import THEMES, Theme
 
 GENERATOR_VERSION = "agnes-teach-generator 2"
 MAX_STATES = 3000  # a candidate with a larger reachable space is not a small endgame: discard
@@ -223,7 +222,7 @@ def _built_position(theme: Theme, task: str, profile: Profile, seed: int, size: 
                     tally: Tally) -> Position | None:
     """The candidate's position, laid out by the theme's builder, when it offers a choice."""
     rng = random.Random(f"{theme.id}/{task}/{profile.id}/{size}/{seed}")
-    draft = theme.build(rng, profile, task, size)
+    draft = theme.build(rng, profile, task, size) if theme.build is not None else None
     pos = draft.position() if draft is not None else None
     if pos is None:
         tally.add("unbuildable")
@@ -266,7 +265,7 @@ def _lesson_of(graph: GameGraph, theme: Theme, task: str, pos: Position, losing:
 def _tempting_moves(theme: Theme, task: str, pos: Position, tail: tuple[Move, ...], losing: tuple[Move, ...],
                     tally: Tally) -> tuple[Distractor, Move | None] | None:
     """(the distractor, the trap move of a trap task) offered beside the lesson's `tail`."""
-    distractor = theme.distract(pos, tail, losing)
+    distractor = theme.tempting(pos, tail, losing)
     if distractor is None:
         tally.add("no distractor")
         return None
@@ -300,8 +299,7 @@ def _teaches(graph: GameGraph, theme: Theme, task: str, pos: Position, distracto
     if task != Task.WIN and decisions < 1:
         tally.add("no decision point")
         return False
-    misconception = MISCONCEPTIONS.get(theme.id)
-    if misconception is not None and lost_under(pos, misconception) is not True:
+    if lost_under(pos, theme.believer) is not True:
         tally.add("won without the rule")
         return False
     return True
@@ -353,8 +351,8 @@ def candidate(theme: Theme, task: str, profile: Profile, seed: int, size: int,
     if rate_random is None:
         rate_random = random_win_rate(pos) or 0.0
     stats["random"] = rate_random
-    if teach and (belief := MISCONCEPTIONS.get(theme.id)) is not None:
-        stats["misconception"] = win_rate(pos, misconception_policy(belief), PLAYOUTS, PLAYOUT_SEED)
+    if teach:
+        stats["misconception"] = win_rate(pos, misconception_policy(theme.believer), PLAYOUTS, PLAYOUT_SEED)
     rated = rating_of(rate_random, decisions) if teach else difficulty_of(score)
     if rated is None:
         tally.add("too few decision points for its random-play rate")
@@ -388,7 +386,7 @@ def generate(
 
     `progress(found, attempts)` is called after every candidate.  The clock only
     stops the run: which puzzles a seed gives never depends on it."""
-    theme = THEMES[theme_id]
+    theme = theme_for(theme_id, profile.id)
     taken = set(avoid or ())
     master = random.Random(seed)
     out: list[Puzzle] = []

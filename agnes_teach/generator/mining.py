@@ -37,15 +37,15 @@ from dataclasses import dataclass
 
 from ..deal import deal as deal_position
 from ..engine import apply_unchecked, legal_moves
+from ..limits import MINED_FIRST_MOVE
 from ..moves import DEAL_MOVE, Move
 from ..position import Position
 from ..profile import Profile
-from ..registry import RuleId, Task, Verdict
+from ..registry import Task, Verdict
 from ..solver import solve
 from ..tagger.detectors import LESSON_WINDOW, Lesson
 from ..tagger.distractors import Distractor, tempting_loss
 from ..tagger.players import (
-    MISCONCEPTIONS,
     PLAYOUT_SEED,
     PLAYOUTS,
     lost_under,
@@ -60,18 +60,15 @@ from ..tagger.teaching import (
     distinct_children,
     rating_of,
 )
+from ..themes import Theme, theme_for
 from .canonical import puzzle_key
 from .core import Puzzle, Tally, failable_rate
-from .themes import THEMES, Theme
 
 DEAL_NODES = 400_000  # solving a whole deal
 VERDICT_NODES = 100_000  # one first move's verdict
 # The believer's search, the proof of "lost under the belief" where the solver's tables cannot hold
 # the belief (foundation.wrap, foundation.start, reserve.top): a few seconds at most per position.
 BELIEF_STATES = 5_000
-FIRST_MOVE = 10  # earlier positions are openings: nearly the whole game still to play
-# ... except for the deal, whose lesson lives in the opening while the stock is full.
-FIRST_MOVE_OF: dict[str, int] = {RuleId.STOCK_DEAL: 4}
 TAIL_MOVES = 6  # positions this close to the end are won by anyone
 DECISION_WINDOW = 24
 SPACING = 6  # two puzzles of one theme from one game lie at least this many moves apart
@@ -92,10 +89,9 @@ def solved_line(number: int, profile: Profile, nodes: int = DEAL_NODES) -> list[
     return result.solution if result.status == Verdict.WON else None
 
 
-def _restricts(theme: str, pos: Position, moves: list[Move]) -> bool:
+def _restricts(theme: Theme, pos: Position, moves: list[Move]) -> bool:
     """Does the misconception change anything here (forbid a legal move, or force one)?"""
-    misconception = MISCONCEPTIONS[theme]
-    return len(misconception.allowed(pos, moves)) != len(moves)
+    return len(theme.believer.allowed(pos, moves)) != len(moves)
 
 
 def _verdicts(pos: Position, nodes: int) -> dict[bytes, tuple[Move, str]]:
@@ -116,16 +112,16 @@ class _ThemeTally(Tally):
         super().add(f"{self.theme}: {reason}")
 
 
-def _worth_proving(theme_id: str, pos: Position, line: list[Move], moves: list[Move], nodes: int,
+def _worth_proving(theme: Theme, pos: Position, line: list[Move], moves: list[Move], nodes: int,
                    tally: Tally) -> bool:
     """The cheap tests: the belief changes something here, the theme is on the line, a real
     choice is offered, and the position is lost under the misconception."""
-    if not _restricts(theme_id, pos, moves):
+    if not _restricts(theme, pos, moves):
         tally.add("the belief changes nothing here")
         return False
     # The stock.deal detector needs the deal proved losing: assume it for the cheap test.
     assumed = (DEAL_MOVE,) if DEAL_MOVE in moves else ()
-    if not THEMES[theme_id].detect(Lesson(pos, tuple(line), assumed, within=LESSON_WINDOW)):
+    if not theme.detect(Lesson(pos, tuple(line), assumed, within=LESSON_WINDOW)):
         tally.add("theme not on the line")
         return False
     if len(distinct_children(pos)) < MIN_FIRST_MOVES:
@@ -133,7 +129,7 @@ def _worth_proving(theme_id: str, pos: Position, line: list[Move], moves: list[M
         return False
     # The proof under the belief is one or a few solver runs, or a bounded search of the believer's
     # game: cheaper than 100 random games.
-    if lost_under(pos, MISCONCEPTIONS[theme_id], max_states=BELIEF_STATES, nodes=nodes) is not True:
+    if lost_under(pos, theme.believer, max_states=BELIEF_STATES, nodes=nodes) is not True:
         tally.add("not lost under the misconception")
         return False
     return True
@@ -165,7 +161,7 @@ def _task_of(theme: Theme, pos: Position, line: list[Move], moves: list[Move], w
         if theme.detect(Lesson(pos, (winning[0], *rest), losing, within=1)):
             task, key_move, line = Task.KEY_MOVE, winning[0], [winning[0], *rest]
     if task == Task.WIN and len(losing) >= MIN_WRONG_FIRST:
-        misconception = MISCONCEPTIONS[theme.id]
+        misconception = theme.believer
         forced = [m for m in misconception.allowed(pos, moves) if m in losing]
         if misconception.kind == "force" and forced:
             task, trap_move = Task.TRAP, forced[0]
@@ -176,7 +172,7 @@ def _distractor_of(theme: Theme, pos: Position, line: list[Move], losing: tuple[
                    trap_move: Move | None, tally: Tally) -> Distractor | None:
     """The tempting wrong move: the trap, else the theme's distractor when it is refused or
     refuted, else a tempting losing move."""
-    distractor = theme.distract(pos, tuple(line), losing)
+    distractor = theme.tempting(pos, tuple(line), losing)
     if distractor is None or (distractor.rule is None and distractor.move not in losing):
         tempting = tempting_loss(pos, tuple(line), losing) or (losing[0] if losing else None)
         if tempting is None:
@@ -201,9 +197,9 @@ def examine(theme_id: str, pos: Position, line: list[Move], source: str, *, tall
     `rating_open(rating)` false skips a position whose measured rate falls in a band no longer
     wanted, before the expensive proofs."""
     tally = _ThemeTally(theme_id, tally or Tally())
-    theme = THEMES[theme_id]
+    theme = theme_for(theme_id, pos.profile.id)
     moves = legal_moves(pos)
-    if not _worth_proving(theme_id, pos, line, moves, nodes, tally):
+    if not _worth_proving(theme, pos, line, moves, nodes, tally):
         return None
     key = puzzle_key(pos)
     rate = _random_rate(pos, key, tally, rates)
@@ -230,7 +226,7 @@ def examine(theme_id: str, pos: Position, line: list[Move], source: str, *, tall
     # Counted along the first DECISION_WINDOW moves only: a lower bound of the whole line's count
     # (which the checker takes), so a rating that needs decision points never claims too many.
     decisions, unknown = decision_points(pos, line[:DECISION_WINDOW])
-    believer = win_rate(pos, misconception_policy(MISCONCEPTIONS[theme_id]), PLAYOUTS, PLAYOUT_SEED)
+    believer = win_rate(pos, misconception_policy(theme.believer), PLAYOUTS, PLAYOUT_SEED)
     difficulty = rating_of(rate, decisions)
     if difficulty is None:
         tally.add("too few decision points for its random-play rate")
@@ -250,7 +246,7 @@ def _for_theme(rating_open: Callable[[str, str], bool] | None, theme: str) -> Ca
 
 
 def positions(number: int, profile: Profile, line: list[Move],
-              first: int = FIRST_MOVE) -> Iterator[tuple[int, Position, list[Move]]]:
+              first: int = MINED_FIRST_MOVE) -> Iterator[tuple[int, Position, list[Move]]]:
     """(move number, position, the rest of the line) along a deal's winning line."""
     pos = deal_position(number, profile)
     for k, move in enumerate(line):
@@ -259,10 +255,10 @@ def positions(number: int, profile: Profile, line: list[Move],
         pos = apply_unchecked(pos, move)
 
 
-def _may_start(theme: str, k: int, last_at: int) -> bool:
-    """May a puzzle of `theme` start at move `k`: past the opening, and ``SPACING`` moves before
-    the last one taken from this game (`last_at`)?"""
-    return k >= FIRST_MOVE_OF.get(theme, FIRST_MOVE) and last_at - k >= SPACING
+def _may_start(theme: Theme, k: int, last_at: int) -> bool:
+    """May a puzzle of `theme` start at move `k`: past the opening (``Theme.first_move``), and
+    ``SPACING`` moves before the last one taken from this game (`last_at`)?"""
+    return k >= theme.first_move and last_at - k >= SPACING
 
 
 def _kept(puzzle: Puzzle, taken: set[str], accept: Callable[[Puzzle], bool] | None, tally: Tally) -> bool:
@@ -310,14 +306,14 @@ def mine(themes: Iterable[str], deals: Iterable[int], profile: Profile, *, want:
         rates: dict[str, float | None] = {}
         from_deal = {t: 0 for t in themes}
         last_at = {t: 10**6 for t in themes}
-        first = min(FIRST_MOVE_OF.get(t, FIRST_MOVE) for t in open_themes)
+        first = min(theme_for(t, profile.id).first_move for t in open_themes)
         for k, pos, rest in reversed(list(positions(number, profile, line, first))):
             if deadline is not None and time.monotonic() > deadline:
                 break
             for theme in open_themes:
                 full = from_deal[theme] >= per_deal \
                     or (want is not None and counts[theme] >= want.get(theme, 0))
-                if full or not _may_start(theme, k, last_at[theme]):
+                if full or not _may_start(theme_for(theme, profile.id), k, last_at[theme]):
                     continue
                 examined += 1
                 puzzle = examine(theme, pos, rest, f"deal {number} move {k}", tally=tally, nodes=nodes,

@@ -43,7 +43,7 @@ from ..registry import Task, Verdict
 from ..solver import canonical_key, solve
 from ..tagger.answer import Verdicts
 from ..tagger.distractors import Distractor, tempting_loss
-from ..tagger.players import MISCONCEPTIONS, lost_under
+from ..tagger.players import lost_under
 from ..tagger.shortest import TooLarge
 from ..tagger.small import (
     BELIEF_STATES,
@@ -59,11 +59,11 @@ from ..tagger.small import (
     reductions,
 )
 from ..tagger.teaching import MIN_WRONG_FIRST
+from ..themes import Theme, theme_for
 from .answer_key import KeyProblem, answer_key
 from .canonical import puzzle_key
 from .compose import layouts
 from .core import Puzzle
-from .themes import THEMES, Theme
 
 DEAL_NODES = 400_000  # a whole deal
 FIRST_MOVE = 4  # a critical moment may come this early in a game
@@ -118,7 +118,7 @@ def _search(start: Kept, theme: Theme, verdict: Verdicts, tally: Tally, position
                 continue
             visited.add(child_key)
             examined += 1
-            smaller = keeps_lesson(child, theme.id, (*kept.steps, what), verdict, tally, strict)
+            smaller = keeps_lesson(child, theme, (*kept.steps, what), verdict, tally, strict)
             if smaller is not None:
                 heapq.heappush(heap, (smaller.priority(), examined, smaller))
     return best
@@ -132,12 +132,12 @@ def reduce_moment(pos: Position, theme_id: str, *, positions: int = SEARCH_POSIT
     at a decision point (where that holds, it reaches small puzzles sooner), then, if that finds
     none, through every position that keeps the lesson."""
     tally = tally or Tally()
-    theme = THEMES[theme_id]
+    theme = theme_for(theme_id, pos.profile.id)
     verdict = Verdicts()
     seen: dict[bytes, Judged] = {}
     best = None
     for strict in (True, False):
-        start = keeps_lesson(pos, theme_id, (), verdict, tally, strict)
+        start = keeps_lesson(pos, theme, (), verdict, tally, strict)
         if start is not None:
             best = _search(start, theme, verdict, tally, positions, deadline, strict, seen)
         if best is not None:
@@ -146,7 +146,7 @@ def reduce_moment(pos: Position, theme_id: str, *, positions: int = SEARCH_POSIT
         tally.add("no small puzzle kept the lesson")
         return None
     best, broken = _descend(best, theme, verdict, tally, seen)
-    best = believer_judged(best, theme_id)
+    best = believer_judged(best, theme.believer)
     if best.problem is not None:
         tally.add(f"judged: {best.problem}")
         return None
@@ -163,7 +163,7 @@ def critical_moments(number: int, profile: Profile, theme_id: str,
     result = solve(deal_position(number, profile), nodes=nodes)
     if result.status != Verdict.WON:
         return
-    misconception = MISCONCEPTIONS[theme_id]
+    misconception = theme_for(theme_id, profile.id).believer
     verdict = Verdicts()
     pos = deal_position(number, profile)
     line = tuple(result.solution)
@@ -196,7 +196,7 @@ def _claims(theme: Theme, reduced: Reduced,
         options.append(Task.TRAP)
     options.append(Task.WIN)
     task = want if want in options else options[0]
-    distractor = theme.distract(pos, line, losing)
+    distractor = theme.tempting(pos, line, losing)
     if task == Task.TRAP and tempting is not None:
         distractor = Distractor(tempting, None)
     elif distractor is None or (distractor.rule is None and distractor.move not in losing):
@@ -209,7 +209,7 @@ def _claims(theme: Theme, reduced: Reduced,
 
 def as_puzzle(theme_id: str, reduced: Reduced, source: str, want: Task | None = None) -> Puzzle | None:
     """The reduced position as a puzzle of the generator's shape (None: no tempting move to show)."""
-    theme = THEMES[theme_id]
+    theme = theme_for(theme_id, reduced.judged.kept.position.profile.id)
     claims = _claims(theme, reduced, want)
     if claims is None:
         return None
@@ -228,7 +228,7 @@ def as_puzzle(theme_id: str, reduced: Reduced, source: str, want: Task | None = 
     for move in exact.answers.key:
         end = apply_unchecked(end, move)
     line = [*exact.answers.key, *home_run(end)[1]]
-    broken, passing = economy(kept_of(kept.position, line, theme_id), theme, Verdicts())
+    broken, passing = economy(kept_of(kept.position, line, theme.believer), theme, Verdicts())
     if passing:
         return None
     stats = {"random": judged.random, "decisions": float(exact.decisions),

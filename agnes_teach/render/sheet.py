@@ -27,6 +27,7 @@ from ..scenario import Scenario, load_scenarios, scenario_files
 from ..tagger.answer import MAX_CARDS
 from ..tagger.refutation import Refuted, explain_scenario
 from ..tagger.teaching import cards_not_home
+from ..themes import find_theme
 from .env import atomic_path, environment, read_asset
 from .svg import exposed_legend, last_cards_note, position_svg, svg_size
 
@@ -519,9 +520,10 @@ def _sheet_item(sc: Scenario, answered: tuple[str, list[Move]], number: int, lan
     title = scenario_title(sc, lang)
     theme = _theme(sc)
     shown, rest = answer_split(sc, moves)
-    # The faint base card in an empty foundation would give a foundation.start puzzle's lesson away.
+    # The faint base card in an empty foundation would give some themes' lesson away.
+    taught = find_theme(theme, sc.position.profile.id)
     diagram = position_svg(sc.position, lang, caption=title, stock_shown=sc.stock_shown,
-                           show_foundation_start=theme != RuleId.FOUNDATION_START)
+                           show_foundation_start=taught is None or taught.shows_base_card)
     lines = _writing_room(sc, len(shown))
     small = cards_not_home(sc.position) <= MAX_CARDS
     width = _diagram_width(diagram)

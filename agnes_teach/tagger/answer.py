@@ -38,7 +38,8 @@ from ..moves import Move
 from ..position import Position
 from ..registry import Verdict
 from ..solver import canonical_key, solve
-from .players import Misconception, lost_under
+from .misconception import Misconception
+from .players import lost_under
 from .shortest import TooLarge, answer_length
 
 MAX_ANSWER = 10  # criterion 2: moves a pupil writes

@@ -27,7 +27,7 @@ from ..moves import Move
 from ..position import Position
 from ..solver import canonical_key
 from .answer import Answer, DecisionPoint
-from .players import Misconception
+from .misconception import Misconception
 
 
 def believer_losing(pos: Position, point: DecisionPoint, misconception: Misconception) -> list[Move]:

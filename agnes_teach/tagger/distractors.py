@@ -1,19 +1,19 @@
 """Distractors: the tempting wrong move a puzzle offers beside its lesson.
 
 Each is refused by the theme's rule (so the answer key can name it) or, with
-no rule, is a legal first move the solver proves losing.
+no rule, is a legal first move the solver proves losing.  This module holds
+what every theme's tempting move shares; each theme's own lives in its module
+(``agnes_teach.themes``, ``Theme.tempting``).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..cards import Card, is_red, rank_of, suit_of
-from ..engine import builds_on, is_run, locate, refusal
-from ..moves import DEAL_MOVE, Move
-from ..piles import FOUNDATION, Pile, PileKind
+from ..cards import Card, is_red, rank_of
+from ..engine import is_run, refusal
+from ..moves import Move
 from ..position import Position
-from ..registry import RuleId
 from .detectors import available
 
 Moves = tuple[Move, ...]
@@ -27,8 +27,8 @@ class Distractor:
     rule: str | None
 
 
-
-def _first_refused(pos: Position, moves: list[Move], rule: str) -> Distractor | None:
+def first_refused(pos: Position, moves: list[Move], rule: str) -> Distractor | None:
+    """The first of `moves` that `rule` refuses, as the distractor (None when none is)."""
     for move in moves:
         why = refusal(pos, move)
         if why is not None and why.rule == rule:
@@ -74,79 +74,7 @@ def _losing_tempting(pos: Position, line: Moves, losing: Moves) -> Distractor | 
     return Distractor(min(losing, key=score), None)
 
 
-def distract_tableau_empty(pos: Position, line: Moves, losing: Moves) -> Distractor | None:
-    """A King (the Klondike habit) or a base-rank card into an empty column."""
-    empties = [Pile.column(i + 1) for i, c in enumerate(pos.tableau) if not c]
-    want = pos.profile.empty_rank(pos.base)
-    tempting = [c for c in _movable(pos) if rank_of(c) in (13, pos.base) and rank_of(c) != want]
-    tempting.sort(key=lambda c: (rank_of(c) != 13, c))
-    return _first_refused(pos, [Move(c, d) for c in tempting for d in empties], RuleId.TABLEAU_EMPTY)
-
-
-def distract_foundation_start(pos: Position, line: tuple[Move, ...],
-                              losing: tuple[Move, ...]) -> Distractor | None:
-    """Another card of the empty foundation's suit (an Ace first, the Klondike habit)."""
-    empty_suits = [s for s in range(4) if pos.foundations[s] == 0]
-    cards = [c for c in available(pos) if suit_of(c) in empty_suits and rank_of(c) != pos.base]
-    cards.sort(key=lambda c: (rank_of(c) != 1, c))
-    return _first_refused(pos, [Move(c, FOUNDATION) for c in cards], RuleId.FOUNDATION_START)
-
-
-def distract_reserve_top(pos: Position, line: Moves, losing: Moves) -> Distractor | None:
-    """The covered reserve card played before its cover: first the one the line frees."""
-    covered: list[Card] = []
-    for pile in pos.reserve:
-        covered.extend(pile[:-1])
-    line_cards = [m.card for m in line if m.card is not None]
-    covered.sort(key=lambda c: (line_cards.index(c) if c in line_cards else 99, c))
-    moves = [Move(c, FOUNDATION) for c in covered]
-    moves += [Move(c, Pile.column(i + 1)) for c in covered for i, col in enumerate(pos.tableau)
-              if col and builds_on(c, col[-1], pos.profile.tableau_wrap)]
-    moves.sort(key=lambda m: (covered.index(m.card) if m.card is not None else 99, not m.dest.is_foundation))
-    return _first_refused(pos, moves, RuleId.RESERVE_TOP)
-
-
-def distract_stock_last_two(pos: Position, line: tuple[Move, ...],
-                            losing: tuple[Move, ...]) -> Distractor | None:
-    """A card laid on an exposed card as if it were a column (it builds on it by rank and colour)."""
-    moves = []
-    for i, cell in enumerate(pos.exposed):
-        if cell:
-            for card in _movable(pos):
-                if builds_on(card, cell[-1], pos.profile.tableau_wrap):
-                    moves.append(Move(card, Pile.exposed(i + 1)))
-    return _first_refused(pos, sorted(moves), RuleId.STOCK_LAST_TWO)
-
-
-def distract_tableau_run(pos: Position, line: Moves, losing: Moves) -> Distractor | None:
-    """An irregular group (every card visible, but not a run) moved as if it were one."""
-    wrap = pos.profile.tableau_wrap
-    fits: list[Move] = []
-    others: list[Move] = []
-    for i, column in enumerate(pos.tableau):
-        for depth in range(len(column) - 1):
-            if is_run(column, depth, wrap):
-                continue
-            lead = column[depth]
-            for j, target in enumerate(pos.tableau):
-                if j == i:
-                    continue
-                move = Move(lead, Pile.column(j + 1))
-                fit = (builds_on(lead, target[-1], wrap) if target
-                       else rank_of(lead) == pos.profile.empty_rank(pos.base))
-                (fits if fit else others).append(move)
-    # A group that would fit by rank and colour tempts most; next, the whole pile under the
-    # run the line moves, sent where the run goes.
-    found = _first_refused(pos, sorted(fits), RuleId.TABLEAU_RUN)
-    if found is None and line and line[0].card is not None and line[0].dest.is_column:
-        place = locate(pos, line[0].card)
-        if place.kind is PileKind.COLUMN and place.depth > 0:
-            column = pos.tableau[place.index]
-            found = _first_refused(pos, [Move(column[place.depth - 1], line[0].dest)], RuleId.TABLEAU_RUN)
-    return found
-
-
-def _movable(pos: Position) -> list[Card]:
+def movable(pos: Position) -> list[Card]:
     """Available cards and the lead cards of valid runs."""
     wrap = pos.profile.tableau_wrap
     out = set(available(pos))
@@ -158,8 +86,5 @@ def _movable(pos: Position) -> list[Card]:
 
 
 def distract_losing(pos: Position, line: Moves, losing: Moves) -> Distractor | None:
+    """The losing first move a player is drawn to most (for a theme whose rule refuses nothing)."""
     return _losing_tempting(pos, line, losing)
-
-
-def distract_deal(pos: Position, line: Moves, losing: Moves) -> Distractor | None:
-    return Distractor(DEAL_MOVE, None) if DEAL_MOVE in losing else None

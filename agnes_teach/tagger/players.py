@@ -5,8 +5,8 @@ A puzzle teaches only if it can be failed.  These players measure that:
 * ``random``: every legal move equally likely;
 * ``greedy``: a card goes home whenever one can, otherwise a random move;
 * a theme's **misconception** player: home moves first, then plays by the
-  wrong belief the theme corrects (``MISCONCEPTIONS``, a table of data: a
-  belief, and a move predicate the belief forbids or forces).
+  wrong belief the theme corrects (its theme module's ``THEME.believer``, a
+  ``Misconception``: a belief, and a move predicate the belief forbids or forces).
 
 **Criterion 1's measure is the fatal-mistake playout** (``random_win_rate``):
 a uniformly random game goes on until it wins, until the solver proves the
@@ -38,26 +38,17 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable
-from dataclasses import dataclass, replace
 from typing import Literal
 
-from ..cards import rank_of
 from ..engine import apply_unchecked, legal_moves
 from ..moves import Move
 from ..position import Position
-from ..registry import RuleId, Verdict
+from ..profile import DEFAULT_PROFILE
+from ..registry import Verdict
 from ..solver import canonical_key, solve
 from ..solver.fast import Rules
-from .detectors import (
-    MovePredicate,
-    moves_run,
-    non_king_into_empty,
-    plays_lower_exposed,
-    starts_foundation_not_ace,
-    uncovers_reserve_card,
-    wraps_foundation,
-    wraps_tableau,
-)
+from ..themes import theme_for
+from .misconception import Misconception, Restriction
 
 MAX_MOVES = 200  # a playout this long without a win is going round in circles: a loss
 PLAYOUTS = 200  # capped playouts of the misconception player (fixed seed)
@@ -85,78 +76,6 @@ FATAL_STEP_NODES = 20_000  # ... and for each check on the way ("unknown": play 
 RANDOM_PLAYOUTS = 100  # criterion 1: fatal-mistake playouts per puzzle (checker, generator, files)
 SCREEN_MIN = 20  # the generator's early reject looks at no fewer playouts than this
 SCREEN_Z = 2.576  # ... and rejects once the 99% Wilson lower bound of the win rate passes RANDOM_MAX
-
-def _is_deal(pos: Position, move: Move) -> bool:
-    """The stock is dealt."""
-    return move.is_deal
-
-
-# The move predicates a misconception may name, by name (the table below is data).  A forbidden
-# move is the theme's lesson move (``detectors.LESSON_MOVES``): what the detector looks for.
-PREDICATES: dict[str, MovePredicate] = {
-    "non-king-into-empty-column": non_king_into_empty,
-    "deal": _is_deal,
-    "king-on-ace": wraps_tableau,
-    "ace-onto-king-foundation": wraps_foundation,
-    "multi-card-move": moves_run,
-    "uncover-reserve-card": uncovers_reserve_card,
-    "play-lower-exposed-cell": plays_lower_exposed,
-    "start-foundation-not-ace": starts_foundation_not_ace,
-}
-
-
-@dataclass(frozen=True)
-class Misconception:
-    """A wrong belief about one rule, as data.
-
-    ``forbid``: the believer never makes a move of ``predicate`` (the theme's
-    permission removed).  ``force``: when no card can go home and a move of
-    ``predicate`` is legal, the believer makes it (and nothing else).
-    """
-
-    theme: str
-    belief: str
-    kind: Literal["forbid", "force"]
-    predicate: str
-    # How "lost under the belief" is proved beyond the believer's search (see ``lost_under``): the
-    # solver's tables restricted by name (RESTRICTIONS), or a position whose real game is the
-    # believer's (TRANSFORMS).  Neither: the believer's tree and the believer's search.
-    restriction: str | None = None
-    transform: str | None = None
-
-    def allowed(self, pos: Position, moves: list[Move]) -> list[Move]:
-        """The moves a believer considers in `pos` (home moves are never forbidden by a force)."""
-        test = PREDICATES[self.predicate]
-        if self.kind == "forbid":
-            return [m for m in moves if not test(pos, m)]
-        if any(m.dest.is_foundation for m in moves):
-            return moves
-        forced = [m for m in moves if test(pos, m)]
-        return forced or moves
-
-
-MISCONCEPTIONS: dict[str, Misconception] = {
-    m.theme: m
-    for m in (
-        Misconception(RuleId.TABLEAU_EMPTY, "empty columns are for Kings", "forbid",
-                      "non-king-into-empty-column", restriction="empty-column-kings-only"),
-        Misconception(RuleId.STOCK_DEAL, "deal whenever nothing is obvious", "force", "deal"),
-        Misconception(RuleId.TABLEAU_WRAP,
-                      "ranks stop at the King: nothing goes on an Ace, and a King on an Ace is no run",
-                      "forbid", "king-on-ace", restriction="no-tableau-wrap"),
-        Misconception(RuleId.FOUNDATION_WRAP, "ranks stop at the King: an Ace never follows it", "forbid",
-                      "ace-onto-king-foundation"),
-        Misconception(RuleId.TABLEAU_RUN, "move one card at a time", "forbid", "multi-card-move",
-                      restriction="single-cards-only"),
-        Misconception(RuleId.RESERVE_TOP,
-                      "a visible covered card is playable, so nothing needs moving off it", "forbid",
-                      "uncover-reserve-card"),
-        Misconception(RuleId.STOCK_LAST_TWO, "only one exposed card is free (the last one dealt)", "forbid",
-                      "play-lower-exposed-cell", transform="exposed-cells-as-one-pile"),
-        Misconception(RuleId.FOUNDATION_START, "foundations start with Aces", "forbid",
-                      "start-foundation-not-ace"),
-    )
-}
 
 # A policy picks one of the legal moves, or None when it sees no move it would make (it gives up).
 Policy = Callable[[Position, list[Move], random.Random], Move | None]
@@ -186,13 +105,14 @@ def misconception_policy(misconception: Misconception) -> Policy:
     return policy
 
 
-def player(name: str) -> Policy:
-    """``random``, ``greedy``, or a theme id (that theme's misconception player)."""
+def player(name: str, profile: str = DEFAULT_PROFILE) -> Policy:
+    """``random``, ``greedy``, or a theme's rule id (the misconception player of that rule's theme
+    for `profile`; an unknown one raises ``InputError``)."""
     if name == "random":
         return random_policy
     if name == "greedy":
         return greedy_policy
-    return misconception_policy(MISCONCEPTIONS[name])
+    return misconception_policy(theme_for(name, profile).believer)
 
 
 GameEnd = Literal[Verdict.WON, "halted", "stuck", "cap"]
@@ -327,72 +247,16 @@ def random_win_rate(pos: Position, playouts: int = RANDOM_PLAYOUTS, seed: int = 
     return wins / playouts
 
 
-def _kings_only_into_empty(rules: Rules) -> bool:
-    rules.is_empty_rank = [ok and rank_of(c) == 13 for c, ok in enumerate(rules.is_empty_rank)]
-    return True
+def restricted_rules(pos: Position, restriction: Restriction) -> Rules | None:
+    """The solver's tables for `pos` narrowed by `restriction` to the believer's moves (None: the
+    tables cannot express it in this profile).
 
-
-def _king_on_ace(pair: int) -> bool:
-    """Is the pair ``card * 52 + below`` of a build or link table a King on an Ace?"""
-    return rank_of(pair // 52) == 13 and rank_of(pair % 52) == 1
-
-
-def _no_tableau_wrap(rules: Rules) -> bool:
-    """A King neither builds on an Ace nor, lying on one, moves with it: the belief's rank order
-    stops at the King for the build and for runs alike (``wraps_tableau``)."""
-    rules.on = bytearray(ok and not _king_on_ace(i) for i, ok in enumerate(rules.on))
-    rules.hosts = [[t for t in range(52) if rules.on[c * 52 + t]] for c in range(52)]
-    rules.guests = [[c for c in range(52) if rules.on[c * 52 + t]] for t in range(52)]
-    rules.link = bytes(ok and not _king_on_ace(i) for i, ok in enumerate(rules.link))
-    return _runs_may_shorten(rules)
-
-
-def _single_cards_only(rules: Rules) -> bool:
-    """No card runs with the one under it: a move to a column takes the top card alone."""
-    rules.link = bytes(52 * 52)
-    return _runs_may_shorten(rules)
-
-
-def _runs_may_shorten(rules: Rules) -> bool:
-    """Does a narrower link table only remove moves?  Not where a run moves only whole: there the
-    shorter run the belief sees would be a move the rules refuse."""
-    return not rules.whole_runs_only
-
-
-# Restrictions of the solver's tables, by name: each removes exactly the moves its belief forbids,
-# and nothing else, so the solver (with its own pruning, argued for any tables) decides the
-# believer's game exactly; it answers False where the tables cannot say that for the profile.
-# None of them removes a move home, so the believer's goal (below) is reached in such a game
-# exactly when the game is won.
-RESTRICTIONS: dict[str, Callable[[Rules], bool]] = {
-    "empty-column-kings-only": _kings_only_into_empty,
-    "no-tableau-wrap": _no_tableau_wrap,
-    "single-cards-only": _single_cards_only,
-}
-
-
-def _exposed_as_one_pile(pos: Position) -> Position | None:
-    """With the stock dealt out and both exposed cells full, the believer plays x1 only after x2,
-    as if x2 lay on x1: the real game of one pile (x1 under x2) and an empty cell."""
-    if pos.stock or len(pos.exposed) != 2 or not all(pos.exposed):
-        return None
-    (low,), (high,) = pos.exposed
-    return replace(pos, exposed=((low, high), ()))
-
-
-# Positions whose real game is exactly the believer's game (None where that does not hold).  The
-# belief forbids a move home there (x1 home while x2 is full), so a win in that game proves the
-# believer reaches the goal, while a loss does not prove the believer never reaches it.
-TRANSFORMS: dict[str, Callable[[Position], Position | None]] = {
-    "exposed-cells-as-one-pile": _exposed_as_one_pile,
-}
-
-
-def restricted_rules(pos: Position, restriction: str) -> Rules | None:
-    """The solver's tables for `pos` with the moves of `restriction` removed (None: tables cannot
-    express it in this profile)."""
+    A restriction removes exactly the moves its belief forbids, and nothing else, so the solver
+    (with its own pruning, argued for any tables) decides the believer's game exactly.  None of
+    them removes a move home, so the believer's goal is reached in such a game exactly when the
+    game is won."""
     rules = Rules(pos)
-    return rules if RESTRICTIONS[restriction](rules) else None
+    return rules if restriction(rules) else None
 
 
 def home_moves_finish(pos: Position, moves: list[Move] | None = None) -> bool:
@@ -477,7 +341,7 @@ def lost_under(pos: Position, misconception: Misconception, max_states: int = MA
         status = solve(pos, nodes=nodes, rules=rules).status
         if status != Verdict.UNKNOWN:
             return status == Verdict.LOST
-    believed = TRANSFORMS[misconception.transform](pos) if misconception.transform is not None else None
+    believed = misconception.transform(pos) if misconception.transform is not None else None
     if believed is not None and solve(believed, nodes=nodes).status == Verdict.WON:
         return False
     if _tree(pos, misconception, depth, nodes, {}):

@@ -50,9 +50,9 @@ from ..scenario import Scenario
 from ..solver import canonical_key
 from ..solver.fast import FastState
 from ..solver.search import stuck_cards
-from ..themes import Lesson, RuleFacts, rule_facts
+from ..themes import Lesson, RuleFacts, Theme, find_theme
 from .answer import MAX_CARDS, Answer, analyse
-from .players import MISCONCEPTIONS, Misconception
+from .misconception import Misconception
 from .reasons import Observation, Reason, ReasonKind
 from .wording import explanation_text
 
@@ -375,23 +375,26 @@ def explain_wrong_move(pos: Position, move: Move, sc: Scenario | None = None,
     A move the rules refuse is explained by the rule that refuses it. A legal one (the caller
     knows it loses: the solver proved it) is explained by what it costs (``why_loses``) and, when
     it is what the puzzle's theme's misconception plays here, first by what the theme's rule
-    allows or forbids here (``themes.rule_facts``): the rule's move taken from `line`, the answer
+    allows or forbids here (the theme's ``explain``): the rule's move taken from `line`, the answer
     from `pos` when the caller knows it, else a legal move here that the belief forbids."""
     refused = refusal(pos, move)
     if refused is not None:
         return Explanation(Reason(ReasonKind.REFUSED, refusal=refused))
-    theme = sc.themes[0] if sc is not None and sc.themes else None
-    misconception = MISCONCEPTIONS.get(theme) if theme is not None else None
-    return _explained(pos, move, misconception, line)
+    return _explained(pos, move, scenario_theme(sc) if sc is not None else None, line)
 
 
-def _explained(pos: Position, move: Move, misconception: Misconception | None,
+def scenario_theme(sc: Scenario) -> Theme | None:
+    """The theme of a puzzle's first listed rule for its profile (None: no theme teaches it)."""
+    return find_theme(sc.themes[0], sc.position.profile.id) if sc.themes else None
+
+
+def _explained(pos: Position, move: Move, theme: Theme | None,
                line: Sequence[Move], named: bool = False) -> Explanation:
     """`named`: the file names the move as its theme's trap, so the theme's rule speaks for it
     even where the belief would not make it."""
     facts = None
-    if misconception is not None and (named or believer_plays(pos, move, misconception)):
-        facts = rule_facts(misconception.theme, pos, move, lesson_of(pos, misconception, line))
+    if theme is not None and (named or believer_plays(pos, move, theme.believer)):
+        facts = theme.explain(pos, move, lesson_of(pos, theme.believer, line))
     return Explanation(why_loses(pos, move), facts)
 
 
@@ -423,7 +426,7 @@ class Refuted:
 
 
 def refute(pos: Position, answer: Answer | None, named: Sequence[Move] = (),
-           misconception: Misconception | None = None, line: Sequence[Move] = ()) -> list[Refuted]:
+           theme: Theme | None = None, line: Sequence[Move] = ()) -> list[Refuted]:
     """Every losing alternative of the answer's decision points explained (``explain_wrong_move``),
     each move listed once, the tempting ones first (`named` moves, then the believer's), then by
     move number. A move the answer itself plays later is not a wrong move, and is left out.
@@ -446,7 +449,7 @@ def refute(pos: Position, answer: Answer | None, named: Sequence[Move] = (),
     if answer is None:
         # Too big to find where the rule decides: the rule is cited only when the line's first
         # move is the rule's (a key move) or the belief forces the named move.
-        found += [(0, move, _explained(pos, move, misconception, line[:1], named=True), Temptation.NAMED)
+        found += [(0, move, _explained(pos, move, theme, line[:1], named=True), Temptation.NAMED)
                   for move in legal_named.values()]
         return _grouped(found)
     positions = [pos]
@@ -454,7 +457,7 @@ def refute(pos: Position, answer: Answer | None, named: Sequence[Move] = (),
         positions.append(apply_unchecked(positions[-1], move))
     for point in answer.decisions:
         here = positions[point.index]
-        believer = misconception if misconception is not None and point.rule_decides else None
+        believer = theme.believer if theme is not None and point.rule_decides else None
         for move in point.losing:
             plays = believer is not None and believer_plays(here, move, believer)
             temptation = Temptation.BELIEF if plays else Temptation.OTHER
@@ -469,7 +472,7 @@ def refute(pos: Position, answer: Answer | None, named: Sequence[Move] = (),
             if later is not None and not forced and temptation is not Temptation.NAMED:
                 continue
             is_named = temptation is Temptation.NAMED
-            cited = misconception if plays or is_named else None
+            cited = theme if plays or is_named else None
             explained = _explained(here, move, cited, answer.moves[point.index:], named=is_named)
             found.append((point.index, move, replace(explained, later=later), temptation))
     return _grouped(found)
@@ -553,16 +556,16 @@ def explain_scenario(sc: Scenario, line: Sequence[Move]) -> list[Refuted]:
     `line`: the answer's winning line (a win task's solution, a key-move puzzle's key move and
     on). A small puzzle has every decision point of its answer analysed (``key_analysis``); a
     bigger one explains the tempting moves its file names, as the file claims them."""
-    theme = sc.themes[0] if sc.themes else None
-    misconception = MISCONCEPTIONS.get(theme) if theme is not None else None
+    theme = scenario_theme(sc)
     named = named_moves(sc)
     found = key_analysis(sc, line)
     if found is None:
-        return refute(sc.position, None, _claimed_losing(sc, named), misconception, line)
-    return refute(sc.position, found, named, misconception)
+        return refute(sc.position, None, _claimed_losing(sc, named), theme, line)
+    return refute(sc.position, found, named, theme)
 
 
 @lru_cache(maxsize=256)
 def _analysed(pos: Position, line: tuple[Move, ...], theme: str | None) -> Answer:
     """The answer's decision points, once per puzzle however many languages its sheets are in."""
-    return analyse(pos, line, MISCONCEPTIONS.get(theme) if theme is not None else None)
+    found = find_theme(theme, pos.profile.id) if theme is not None else None
+    return analyse(pos, line, found.believer if found is not None else None)

@@ -28,18 +28,18 @@ from ..piles import PileKind
 from ..position import Position
 from ..registry import Verdict
 from ..solver import canonical_key, solve
+from ..themes import Theme
 from .answer import MAX_ANSWER, MAX_CARDS, Answer, Verdicts, analyse, answer_cut
 from .crux import crux_problem
 from .detectors import Lesson
+from .misconception import Misconception
 from .players import (
     CONFIRM_MAX,
     CONFIRM_PLAYOUTS,
     GENERATOR_RANDOM_MAX,
-    MISCONCEPTIONS,
     PLAYOUT_SEED,
     PLAYOUTS,
     RANDOM_PLAYOUTS,
-    Misconception,
     confirmed_random_rate,
     lost_under,
     misconception_policy,
@@ -47,7 +47,6 @@ from .players import (
     win_rate,
 )
 from .teaching import MIN_FIRST_MOVES, cards_not_home, rating_of
-from .themes import THEME_TAGS, ThemeTag
 
 SOLVE_NODES = 200_000  # one position's proof
 BELIEF_STATES = 2_000  # the believer's search while cutting down (undecided: keep going, judge at the end)
@@ -145,13 +144,13 @@ def lesson_moves(pos: Position, line: tuple[Move, ...], cut: int, misconception:
     return out
 
 
-def keeps_lesson(pos: Position, theme_id: str, steps: tuple[str, ...], verdict: Verdicts,
+def keeps_lesson(pos: Position, theme: Theme, steps: tuple[str, ...], verdict: Verdicts,
                  tally: Tally, strict: bool = False) -> Kept | None:
     """`pos` as a kept position when it is won, its answer needs the rule, it is not won under the
     misconception, and the answer meets a decision point (a legal move loses) no later than its last
     use of the rule; `strict`: the rule's first use is itself made at a decision point (a narrower
     search that, where it holds, finds small puzzles sooner). None (reason tallied)."""
-    misconception = MISCONCEPTIONS[theme_id]
+    misconception = theme.believer
     result = solve(pos, nodes=SOLVE_NODES)
     if result.status != Verdict.WON:
         tally.add(KEPT_PREFIX + ("no longer won" if result.status == Verdict.LOST else "undecided"))
@@ -207,17 +206,17 @@ class Judged:
     believer: float | None = None
 
 
-def shape_problem(kept: Kept, theme: ThemeTag, verdict: Verdicts) -> tuple[str | None, Answer | None]:
+def shape_problem(kept: Kept, theme: Theme, verdict: Verdicts) -> tuple[str | None, Answer | None]:
     """The criteria read off the position and its answer (no playouts): small, short, the rule
     deciding at a decision point, only moves, the rule used, a real choice. (problem, answer)."""
     if not kept.small:
         return (f"{kept.cards} cards and a {kept.cut}-move answer (at most {MAX_CARDS} and {MAX_ANSWER})",
                 None)
     pos = kept.position
-    answer = analyse(pos, kept.line, MISCONCEPTIONS[theme.id], verdict)
+    answer = analyse(pos, kept.line, theme.believer, verdict)
     if not answer.rule_decides:
         return "the misconception does not lose at a decision point of the answer", answer
-    crux = crux_problem(pos, answer, MISCONCEPTIONS[theme.id])
+    crux = crux_problem(pos, answer, theme.believer)
     if crux is not None:
         return f"the rule is not the crux: {crux}", answer
     if answer.unknown:
@@ -235,13 +234,13 @@ def shape_problem(kept: Kept, theme: ThemeTag, verdict: Verdicts) -> tuple[str |
     return None, answer
 
 
-def judge(kept: Kept, theme: ThemeTag, verdict: Verdicts, believer: bool = True) -> Judged:
+def judge(kept: Kept, theme: Theme, verdict: Verdicts, believer: bool = True) -> Judged:
     """Every criterion of a small puzzle, cheapest first; the first one that fails is the problem.
 
     `believer` False leaves out the misconception player's games (the costliest measure, and one
     that cannot fail once ``lost_under`` has proved the believer's loss): a search judges many
     positions and plays them for the one it keeps."""
-    misconception = MISCONCEPTIONS[theme.id]
+    misconception = theme.believer
     problem, answer = shape_problem(kept, theme, verdict)
     if problem is not None or answer is None:
         return Judged(kept, problem, answer)
@@ -258,18 +257,17 @@ def judge(kept: Kept, theme: ThemeTag, verdict: Verdicts, believer: bool = True)
         return Judged(kept, "too few decision points for its random-play rate", answer, rate)
     if not believer:
         return Judged(kept, None, answer, rate)
-    return believer_judged(Judged(kept, None, answer, rate), theme.id)
+    return believer_judged(Judged(kept, None, answer, rate), theme.believer)
 
 
-def believer_judged(judged: Judged, theme_id: str) -> Judged:
+def believer_judged(judged: Judged, misconception: Misconception) -> Judged:
     """`judged` with the misconception player's games played: a problem if it wins any."""
-    misconception = MISCONCEPTIONS[theme_id]
     rate = win_rate(judged.kept.position, misconception_policy(misconception), PLAYOUTS, PLAYOUT_SEED)
     problem = f"the misconception player wins {rate:.0%}" if rate > 0 else judged.problem
     return Judged(judged.kept, problem, judged.answer, judged.random, rate)
 
 
-def economy(kept: Kept, theme: ThemeTag, verdict: Verdicts, tally: Tally | None = None,
+def economy(kept: Kept, theme: Theme, verdict: Verdicts, tally: Tally | None = None,
             judged: dict[bytes, Judged] | None = None) -> tuple[dict[str, str], list[Judged]]:
     """(each reduction of `kept` -> the criterion it breaks, the reductions that break none)."""
     tally = tally or Tally()
@@ -280,7 +278,7 @@ def economy(kept: Kept, theme: ThemeTag, verdict: Verdicts, tally: Tally | None 
         key = canonical_key(child)
         if key not in judged:
             probe = Tally()
-            smaller = keeps_lesson(child, theme.id, (*kept.steps, what), verdict, probe)
+            smaller = keeps_lesson(child, theme, (*kept.steps, what), verdict, probe)
             for reason, n in probe.counts.items():
                 tally.counts[reason] = tally.counts.get(reason, 0) + n
             if smaller is None:
@@ -295,19 +293,18 @@ def economy(kept: Kept, theme: ThemeTag, verdict: Verdicts, tally: Tally | None 
     return broken, passing
 
 
-def kept_of(pos: Position, line: list[Move], theme_id: str) -> Kept:
-    """A file's position and line as a kept position (for the checker: no search, no proof here)."""
-    misconception = MISCONCEPTIONS.get(theme_id)
+def kept_of(pos: Position, line: list[Move], misconception: Misconception | None) -> Kept:
+    """A file's position and line as a kept position (for the checker: no search, no proof here);
+    `misconception`: its theme's believer, if it has a theme."""
     cut = answer_cut(pos, line, misconception)
     return Kept(pos, tuple(line), cut, cards_not_home(pos), ())
 
 
-def small_problems(pos: Position, line: list[Move], theme_id: str) -> list[str]:
+def small_problems(pos: Position, line: list[Move], theme: Theme) -> list[str]:
     """What keeps a file's puzzle from meeting issue 20's criteria (small, a short answer, the rule
     deciding in it, only moves, economy); the play criteria are ``teaching.teaching_problems``'."""
-    theme = THEME_TAGS[theme_id]
     verdict = Verdicts()
-    kept = kept_of(pos, line, theme_id)
+    kept = kept_of(pos, line, theme.believer)
     problem, _ = shape_problem(kept, theme, verdict)
     if problem is not None:
         return [problem]

@@ -24,9 +24,9 @@ from ..moves import Move
 from ..position import Position
 from ..registry import Difficulty, Task, Verdict
 from ..solver import canonical_key
+from ..themes import find_theme
 from .answer import Verdicts  # solver verdicts cached by canonical key: one cache for every measure
 from .players import (
-    MISCONCEPTIONS,
     PLAYOUT_SEED,
     PLAYOUTS,
     RANDOM_MAX,
@@ -134,7 +134,8 @@ def measure(pos: Position, theme: str | None, line: list[Move], *, playouts: int
     children = distinct_children(pos)
     statuses = [verdict(after) for _, after in children.values()]
     decisions, unknown = decision_points(pos, line, verdict, decisions_needed)
-    misconception = MISCONCEPTIONS.get(theme or "")
+    found = find_theme(theme, pos.profile.id)
+    misconception = found.believer if found is not None else None
     believer = misconception_policy(misconception) if misconception else None
     return Measures(
         random=random_win_rate(pos, playouts, seed) or 0.0,
