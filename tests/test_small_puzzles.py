@@ -21,11 +21,11 @@ from agnes_teach.generator.reduce import Search, find
 from agnes_teach.position import Position, parse_position
 from agnes_teach.profile import get_profile
 from agnes_teach.registry import RuleId
-from agnes_teach.scenario import scenario_from_data
+from agnes_teach.scenario import Scenario, scenario_from_data
 from agnes_teach.tagger.answer import MAX_ANSWER, MAX_CARDS, analyse
 from agnes_teach.tagger.small import reductions, send_home, small_problems
 from agnes_teach.tagger.teaching import cards_not_home
-from agnes_teach.themes import theme_for
+from agnes_teach.themes import Theme, theme_for
 from agnes_teach.yamlio import Locator
 
 SUITS = "SHDC"
@@ -76,6 +76,10 @@ def test_a_card_still_in_the_stock_is_not_sent_home() -> None:
     assert kinds == ["send", "deal"]  # spades home, or deal first; no line: no later start
 
 
+def _empty_theme(sc: Scenario) -> Theme:
+    return theme_for(RuleId.TABLEAU_EMPTY, sc.position.profile.id)
+
+
 @cache
 def _found() -> Puzzle:
     search = Search(RuleId.TABLEAU_EMPTY, 1)
@@ -101,7 +105,7 @@ def test_the_checker_holds_a_reduced_puzzle_to_the_same_criteria() -> None:
     data = scenario_data(puzzle, 0, 1)
     assert data["measured"]["minimal"] is True and data["economy"]
     sc = scenario_from_data(data, Locator("reduced.yaml", None), "reduced.yaml")
-    assert small_problems(sc.position, list(puzzle.solution), RuleId.TABLEAU_EMPTY) == []
+    assert small_problems(sc.position, list(puzzle.solution), _empty_theme(sc)) == []
     result = check_scenario(sc, teach=True)
     assert not result.errors, result.errors
 
@@ -111,7 +115,7 @@ def test_a_whole_game_position_is_not_a_small_puzzle() -> None:
     from agnes_teach.scenario import load_scenario
 
     sc = load_scenario(Path(__file__).resolve().parent / "whole_game_demo" / "01-empty-column.yaml")
-    problems = small_problems(sc.position, _line(sc), RuleId.TABLEAU_EMPTY)
+    problems = small_problems(sc.position, _line(sc), _empty_theme(sc))
     assert len(problems) == 1 and f"(at most {MAX_CARDS} and {MAX_ANSWER})" in problems[0]
 
 
