@@ -17,7 +17,7 @@ states is explored again as the game in which the cards that can go home with
 no possible harm go there by themselves after each move (the generator's game,
 ``play_safe_home``; a win there is a win, and with foundations final a loss
 there is a loss); the page says so.  A puzzle whose game has more than
-``MAX_STATES`` states even then is not analysed.
+``PRACTICE_MAX_STATES`` states even then is not analysed.
 
 Every move that turns a winnable state into a lost one carries the answer
 key's reason (``tagger.refutation.why_loses``, the function the worksheet's key
@@ -41,6 +41,7 @@ from enum import Enum, auto
 from .cards import Card, card_name, make_card, rank_at
 from .engine import AmbiguousMoveError, IllegalMoveError, Refusal, refusal, resolve
 from .graph import GameGraph, explore
+from .limits import PRACTICE_MAX_CARDS, PRACTICE_MAX_STATES
 from .moves import DEAL_MOVE, Move, parse_move_text
 from .piles import FOUNDATION, Pile, PileKind
 from .position import Cards, Position
@@ -51,15 +52,10 @@ from .solver import solve
 from .tagger.refutation import Reason, why_loses
 from .tagger.teaching import cards_not_home
 
-MAX_STATES = 20_000  # reachable states (up to symmetry) embedded per puzzle, at most
 # The learner's game (every move theirs) is embedded while it has at most this many states; a larger
 # one is played with safe cards going home by themselves.  Each state costs build time and bytes:
 # at 3,000 the whole small library builds in minutes and each rule's page stays under its budget.
 FULL_STATES = 3_000
-# Cards in play (tableau, reserve, exposed, stock) of a puzzle the page plays, at most: the library's
-# puzzles of 29 and 30 cards fit, those of 32 measured do not (docs/guide.md), and finding out that a
-# game is too large takes a minute or more.
-MAX_CARDS = 30
 SOLVER_SECONDS = 5.0  # per cross-checked state
 CROSS_CHECKS = 12  # states besides the start whose verdict the solver confirms
 
@@ -149,8 +145,8 @@ def clear_analyses() -> None:
 
 
 def analyse(scenario: Scenario) -> PracticeAnalysis | None:
-    """The puzzle's whole game graph with every answer, or None if it has more than MAX_CARDS cards in
-    play or more than MAX_STATES states."""
+    """The puzzle's whole game graph with every answer, or None if it has more than
+    PRACTICE_MAX_CARDS cards in play or more than PRACTICE_MAX_STATES states."""
     key = (scenario.id, scenario.position)
     if key not in _ANALYSES:
         _ANALYSES[key] = _analyse(scenario.id, scenario.position)
@@ -190,17 +186,17 @@ def analyse_all(scenarios: Sequence[Scenario], workers: int | None = None,
 def explore_for_page(start: Position) -> tuple[GameGraph | None, bool]:
     """The game graph the page embeds, and whether safe cards go home by themselves in it: the
     learner's every move if that game has at most FULL_STATES states, else the game with safe moves
-    home played at once, up to MAX_STATES (not where cards may come back from the foundations:
+    home played at once, up to PRACTICE_MAX_STATES (not where cards may come back from the foundations:
     there a safe move is safe only if they may not, so a loss in that game would be no proof)."""
-    full_bound = MAX_STATES if start.profile.foundation_return else FULL_STATES
+    full_bound = PRACTICE_MAX_STATES if start.profile.foundation_return else FULL_STATES
     graph = explore(start, full_bound, play_safe_home=False, merge_symmetric=True)
     if graph is not None or start.profile.foundation_return:
         return graph, False
-    return explore(start, MAX_STATES, play_safe_home=True, merge_symmetric=True), True
+    return explore(start, PRACTICE_MAX_STATES, play_safe_home=True, merge_symmetric=True), True
 
 
 def _analyse(scenario_id: str, start: Position) -> PracticeAnalysis | None:
-    if cards_not_home(start) > MAX_CARDS:
+    if cards_not_home(start) > PRACTICE_MAX_CARDS:
         return None
     graph, auto_home = explore_for_page(start)
     if graph is None:

@@ -23,7 +23,7 @@ MAX_BYTES = 2_000_000  # agnes_teach.limits says why
 # Positions and scenarios nest four levels at most.  The event scan refuses deeper
 # documents before anything is composed: the pure-Python scanner is quadratic in
 # flow depth, and composing recurses.
-MAX_DEPTH = 32
+MAX_YAML_DEPTH = 32
 # libyaml when present: its parser is iterative and fast, so even a hostile file
 # costs little to scan.
 _LOADER: type[yaml.SafeLoader] = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
@@ -146,9 +146,10 @@ def loads(text: str, file: str | None = None) -> tuple[Any, Locator]:
                 raise InputError(Problem("YAML aliases (*name) are not allowed in these files", file, line))
             if isinstance(event, (yaml.SequenceStartEvent, yaml.MappingStartEvent)):
                 depth += 1
-                if depth > MAX_DEPTH:
+                if depth > MAX_YAML_DEPTH:
                     raise InputError(Problem(
-                        f"not valid here: lists and mappings nested more than {MAX_DEPTH} deep", file, line))
+                        f"not valid here: lists and mappings nested more than {MAX_YAML_DEPTH} deep",
+                        file, line))
             elif isinstance(event, (yaml.SequenceEndEvent, yaml.MappingEndEvent)):
                 depth -= 1
         loader = _TracingLoader(text)

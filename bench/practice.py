@@ -10,7 +10,7 @@ prints the cards in play, the states of the learner's game as the page stored
 it before (every pile in place, counted up to 2,000: the old bound), the states
 the page stores now (piles up to symmetry; "home" marks the game in which safe
 cards go home by themselves, used when the learner's full game passes
-``practice.MAX_STATES``), the bytes of an English page holding that puzzle
+``limits.PRACTICE_MAX_STATES``), the bytes of an English page holding that puzzle
 alone, and the seconds the analysis and the page took.
 """
 

@@ -110,3 +110,19 @@ def test_long_functions_are_the_ones_design_md_justifies() -> None:
     listed = set(re.findall(r"^\| `([\w.]+)` \|", section, re.M))
     long = {name for _, name in shape.long_functions(MODULES)}
     assert long == listed, {"not listed": sorted(long - listed), "no longer long": sorted(listed - long)}
+
+
+def test_a_module_constant_has_one_name_one_value_one_place() -> None:
+    """A top-level constant (``NAME = ...``) is defined in one module only: two meanings get two names,
+    and a shared bound lives in ``limits.py``. ``THEME`` is the exception by design: each theme
+    module's one value (docs/design.md, "One module per theme")."""
+    where: dict[str, list[str]] = {}
+    for path in sorted((ROOT / "agnes_teach").rglob("*.py")):
+        for node in ast.parse(path.read_text(encoding="utf-8")).body:
+            if isinstance(node, ast.Assign | ast.AnnAssign):
+                targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+                for target in targets:
+                    if isinstance(target, ast.Name) and re.fullmatch(r"[A-Z][A-Z0-9_]*", target.id):
+                        where.setdefault(target.id, []).append(str(path.relative_to(ROOT)))
+    twice = {name: paths for name, paths in where.items() if len(paths) > 1 and name != "THEME"}
+    assert not twice, twice

@@ -20,10 +20,11 @@ from agnes_teach.cards import Card
 from agnes_teach.engine import apply_move, legal_moves, refusal
 from agnes_teach.graph import autoplay, explore
 from agnes_teach.keys import key_and_order, state_key
+from agnes_teach.limits import PRACTICE_MAX_CARDS
 from agnes_teach.moves import Move
 from agnes_teach.piles import FOUNDATION
 from agnes_teach.position import Position
-from agnes_teach.practice import MAX_CARDS, analyse
+from agnes_teach.practice import analyse
 from agnes_teach.profile import get_profile
 from agnes_teach.render.guide import build_guide
 from agnes_teach.render.practice import (
@@ -209,10 +210,10 @@ def test_a_puzzle_that_fits_alone_but_not_beside_the_others_says_so() -> None:
 def test_a_puzzle_with_too_many_cards_is_named_with_its_count(tmp_path: Path) -> None:
     demo = load_scenario(sorted((ROOT / "tests" / "whole_game_demo").glob("*.yaml"))[0])
     out = cards_not_home(demo.position)
-    assert out > MAX_CARDS
+    assert out > PRACTICE_MAX_CARDS
     page = build_practice([demo], "ru", "ru.html")
     assert [p.reason for p in page.skipped] == [TOO_MANY_CARDS]
-    assert f"в игре ещё {out} карт" in page.html and f"из {MAX_CARDS} карт" in page.html
+    assert f"в игре ещё {out} карт" in page.html and f"из {PRACTICE_MAX_CARDS} карт" in page.html
     heard: list[str] = []
     build_guide(["en", "ru"], tmp_path / "g", get_profile("bernauer"), puzzles=[demo], note=heard.append)
     assert heard == [builder_note(page.skipped[0], PAGE_BUDGET)]  # once, not once per language

@@ -27,6 +27,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from .. import i18n
 from ..registry import RuleId
+from ..render.env import TEMPLATE_PACKAGE
 from . import tokens
 from .body import (
     MAX_CLIENT_ID,
@@ -57,7 +58,6 @@ PAGES = {"/": "classroom-pupil.html", "/teacher": "classroom-teacher.html"}
 STATIC = {"classroom.js": "text/javascript", "classroom-teacher.js": "text/javascript",
           "classroom-i18n.js": "text/javascript", "classroom-common.js": "text/javascript",
           "classroom.css": "text/css"}
-TEMPLATE_PACKAGE = "agnes_teach.templates"
 SECURITY_HEADERS = [
     (b"content-security-policy",
      b"default-src 'self'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'; object-src 'none'"),

@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from ..engine import apply_unchecked, legal_moves, refusal
 from ..fairness import claim_holds_for_every_order, key_move_claim, status_claim
 from ..graph import GameGraph, explore
+from ..limits import CANDIDATE_MAX_STATES
 from ..moves import Move
 from ..position import Position
 from ..profile import Profile
@@ -39,7 +40,6 @@ from .answer_key import AnswerKey
 from .canonical import puzzle_key
 
 GENERATOR_VERSION = "agnes-teach-generator 2"
-MAX_STATES = 3000  # a candidate with a larger reachable space is not a small endgame: discard
 SOLVER_NODES = 200_000  # the proof budget (states, not seconds, so runs are reproducible)
 
 
@@ -318,7 +318,7 @@ def candidate(theme: Theme, task: str, profile: Profile, seed: int, size: int,
         rate_random = failable_rate(pos, tally)
         if rate_random is None:
             return None
-    graph = explore(pos, MAX_STATES)
+    graph = explore(pos, CANDIDATE_MAX_STATES)
     if graph is None:
         tally.add("too large")
         return None

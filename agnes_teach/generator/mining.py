@@ -37,7 +37,7 @@ from dataclasses import dataclass
 
 from ..deal import deal as deal_position
 from ..engine import apply_unchecked, legal_moves
-from ..limits import MINED_FIRST_MOVE
+from ..limits import DEAL_NODES, MINED_FIRST_MOVE, MINING_BELIEF_STATES, MINING_VERDICT_NODES
 from ..moves import DEAL_MOVE, Move
 from ..position import Position
 from ..profile import Profile
@@ -64,11 +64,6 @@ from ..themes import Theme, theme_for
 from .canonical import puzzle_key
 from .core import Puzzle, Tally, failable_rate
 
-DEAL_NODES = 400_000  # solving a whole deal
-VERDICT_NODES = 100_000  # one first move's verdict
-# The believer's search, the proof of "lost under the belief" where the solver's tables cannot hold
-# the belief (foundation.wrap, foundation.start, reserve.top): a few seconds at most per position.
-BELIEF_STATES = 5_000
 TAIL_MOVES = 6  # positions this close to the end are won by anyone
 DECISION_WINDOW = 24
 SPACING = 6  # two puzzles of one theme from one game lie at least this many moves apart
@@ -129,7 +124,7 @@ def _worth_proving(theme: Theme, pos: Position, line: list[Move], moves: list[Mo
         return False
     # The proof under the belief is one or a few solver runs, or a bounded search of the believer's
     # game: cheaper than 100 random games.
-    if lost_under(pos, theme.believer, max_states=BELIEF_STATES, nodes=nodes) is not True:
+    if lost_under(pos, theme.believer, max_states=MINING_BELIEF_STATES, nodes=nodes) is not True:
         tally.add("not lost under the misconception")
         return False
     return True
@@ -185,7 +180,7 @@ def _distractor_of(theme: Theme, pos: Position, line: list[Move], losing: tuple[
 
 
 def examine(theme_id: str, pos: Position, line: list[Move], source: str, *, tally: Tally | None = None,
-            nodes: int = VERDICT_NODES, rates: dict[str, float | None] | None = None,
+            nodes: int = MINING_VERDICT_NODES, rates: dict[str, float | None] | None = None,
             rating_open: Callable[[str], bool] | None = None) -> Puzzle | None:
     """The puzzle at `pos` (won by `line`) for `theme_id`, or None with the reason in `tally`.
 
@@ -277,7 +272,7 @@ def mine(themes: Iterable[str], deals: Iterable[int], profile: Profile, *, want:
          tally: Tally | None = None, progress: Callable[[int, int, int], None] | None = None,
          accept: Callable[[Puzzle], bool] | None = None,
          rating_open: Callable[[str, str], bool] | None = None,
-         deal_nodes: int = DEAL_NODES, nodes: int = VERDICT_NODES) -> list[Found]:
+         deal_nodes: int = DEAL_NODES, nodes: int = MINING_VERDICT_NODES) -> list[Found]:
     """Mine the deals in order for puzzles of `themes`, at most `want[theme]` each (default no limit).
 
     Each line is walked from its end backwards, so the later (easier)

@@ -36,6 +36,7 @@ from dataclasses import dataclass, field
 
 from ..deal import deal as deal_position
 from ..engine import apply_unchecked, home_run
+from ..limits import DEAL_NODES, MOMENT_FIRST_MOVE
 from ..moves import Move
 from ..position import Position
 from ..profile import Profile
@@ -46,7 +47,7 @@ from ..tagger.distractors import Distractor, tempting_loss
 from ..tagger.players import lost_under
 from ..tagger.shortest import TooLarge
 from ..tagger.small import (
-    BELIEF_STATES,
+    REDUCE_BELIEF_STATES,
     Judged,
     Kept,
     Tally,
@@ -65,8 +66,6 @@ from .canonical import puzzle_key
 from .compose import layouts
 from .core import Puzzle
 
-DEAL_NODES = 400_000  # a whole deal
-FIRST_MOVE = 4  # a critical moment may come this early in a game
 SEARCH_POSITIONS = 300  # positions the reducer examines from one critical moment
 LAYOUT_POSITIONS = 60  # and from one composed layout (already small: most of its cuts are decided at once)
 
@@ -168,9 +167,9 @@ def critical_moments(number: int, profile: Profile, theme_id: str,
     pos = deal_position(number, profile)
     line = tuple(result.solution)
     for k, move in enumerate(line):
-        if k >= FIRST_MOVE and lesson_moves(pos, line[k:k + 1], 1, misconception, verdict) \
+        if k >= MOMENT_FIRST_MOVE and lesson_moves(pos, line[k:k + 1], 1, misconception, verdict) \
                 and (misconception.restriction is None
-                     or lost_under(pos, misconception, max_states=BELIEF_STATES) is not False):
+                     or lost_under(pos, misconception, max_states=REDUCE_BELIEF_STATES) is not False):
             yield k, pos
         pos = apply_unchecked(pos, move)
 

@@ -36,10 +36,11 @@ from .. import i18n
 from ..cards import TYPED_RANKS, card_name, card_symbol, make_card, rank_name, suit_of
 from ..engine import Refusal
 from ..graph import GameGraph
+from ..limits import PRACTICE_MAX_CARDS, PRACTICE_MAX_STATES
 from ..moves import Move
 from ..piles import Pile
 from ..position import Position
-from ..practice import MAX_CARDS, MAX_STATES, Lead, NoLead, PracticeAnalysis, RefusalKey, analyse
+from ..practice import Lead, NoLead, PracticeAnalysis, RefusalKey, analyse
 from ..registry import RuleId, Task
 from ..registry import rule as registry_rule
 from ..scenario import Scenario
@@ -61,7 +62,7 @@ DEAL_CODE = "**"  # a move's code when it is the deal
 
 # Why a puzzle is listed as not playable here.
 TOO_MANY_CARDS = "too-many-cards"  # more cards in play than any game the page can store
-TOO_LARGE = "too-large"  # its game has more states than MAX_STATES
+TOO_LARGE = "too-large"  # its game has more states than PRACTICE_MAX_STATES
 TOO_BIG_ALONE = "too-big-alone"  # its encoded game alone is larger than a page may be
 PAGE_FULL = "page-budget"  # it fits alone, but not beside the other puzzles
 
@@ -283,11 +284,11 @@ def unpack(text: str) -> object:
 def puzzle_data(scenario: Scenario, lang: str, messages: Messages,
                 reasons: Reasons | None = None) -> PuzzleData:
     """The embedded game graph of one puzzle in `lang`, or the reason it is not embedded."""
-    if cards_not_home(scenario.position) > MAX_CARDS:
+    if cards_not_home(scenario.position) > PRACTICE_MAX_CARDS:
         return PuzzleData(scenario, 0, None, TOO_MANY_CARDS)
     got = analyse(scenario)
     if got is None:
-        return PuzzleData(scenario, MAX_STATES, None, TOO_LARGE)
+        return PuzzleData(scenario, PRACTICE_MAX_STATES, None, TOO_LARGE)
     graph = pack(encode_graph(got, messages, Patterns(), reasons))
     data = puzzle_header(scenario, got, messages) | {"graph": graph}
     return PuzzleData(scenario, len(got.graph.states), data, size=len(_json(data).encode("utf-8")))
@@ -449,11 +450,11 @@ def skip_reason(p: PuzzleData, lang: str, budget: int) -> str:
         return i18n.ntext(lang, "practice", "{n} card is still in play, and this page plays puzzles of at "
                           "most {most} cards; play it on the worksheet.",
                           "{n} cards are still in play, and this page plays puzzles of at most {most} "
-                          "cards; play it on the worksheet.", n_cards, most=MAX_CARDS)
+                          "cards; play it on the worksheet.", n_cards, most=PRACTICE_MAX_CARDS)
     if p.reason == TOO_LARGE:
         return t(lang, "practice", "its game has more than {n} positions, even with the cards that can "
                  "safely go home sent there by themselves: too many to store in a page; play it on the "
-                 "worksheet.", n=format_decimal(MAX_STATES, locale=lang))
+                 "worksheet.", n=format_decimal(PRACTICE_MAX_STATES, locale=lang))
     size, most = _megabytes(p.size, lang), _megabytes(budget, lang)
     if p.reason == TOO_BIG_ALONE:
         return t(lang, "practice", "its game takes {size} MB stored, more than a whole page may hold "
@@ -468,10 +469,10 @@ def builder_note(p: PuzzleData, budget: int) -> str:
     where = f"{p.scenario.id} ({p.scenario.file})"
     if p.reason == TOO_MANY_CARDS:
         return (f"practice pages: {where} is not playable there: {cards_not_home(p.scenario.position)} "
-                f"cards in play, the pages play at most {MAX_CARDS}; make the position smaller")
+                f"cards in play, the pages play at most {PRACTICE_MAX_CARDS}; make the position smaller")
     if p.reason == TOO_LARGE:
-        return (f"practice pages: {where} is not playable there: its game has more than {MAX_STATES:,} "
-                "states even with safe cards sent home; make the position smaller")
+        return (f"practice pages: {where} is not playable there: its game has more than "
+                f"{PRACTICE_MAX_STATES:,} states even with safe cards sent home; make the position smaller")
     if p.reason == TOO_BIG_ALONE:
         return (f"practice pages: {where} is not playable there: its data take {p.size:,} bytes, a page "
                 f"at most {budget:,}; make the position smaller")

@@ -34,6 +34,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from ..engine import apply_unchecked, finishes_home, legal_moves, refusal
+from ..limits import MAX_CARDS
 from ..moves import Move
 from ..position import Position
 from ..registry import Verdict
@@ -43,7 +44,6 @@ from .players import lost_under
 from .shortest import TooLarge, answer_length
 
 MAX_ANSWER = 10  # criterion 2: moves a pupil writes
-MAX_CARDS = 24  # criterion 1: cards not home
 TRANSPOSE_DEPTH = 2  # a winning alternative that rejoins the line within this many moves transposes
 ANSWER_NODES = 100_000  # the solver's budget per verdict (states, so runs are reproducible)
 

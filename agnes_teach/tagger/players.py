@@ -20,7 +20,7 @@ when it made no fatal mistake.  ``RANDOM_PLAYOUTS`` playouts, playout `i`
 seeded by ``(seed, i)`` alone, so a count is reproducible anywhere and a
 shorter run is a prefix of a longer one.
 
-The capped win rate (``win_rate``: a game that reaches ``MAX_MOVES`` without
+The capped win rate (``win_rate``: a game that reaches ``PLAYOUT_MAX_MOVES`` without
 winning counts as lost) is kept for the misconception player, whose loss is
 proved exactly by ``lost_under`` anyway.  It must not decide criterion 1: a
 40-80 move mined line looked failable only because the random player ran
@@ -41,6 +41,7 @@ from collections.abc import Callable
 from typing import Literal
 
 from ..engine import apply_unchecked, legal_moves
+from ..limits import BELIEVER_MAX_STATES, PLAYOUT_MAX_MOVES
 from ..moves import Move
 from ..position import Position
 from ..profile import DEFAULT_PROFILE
@@ -50,7 +51,6 @@ from ..solver.fast import Rules
 from ..themes import theme_for
 from .misconception import Misconception, Restriction
 
-MAX_MOVES = 200  # a playout this long without a win is going round in circles: a loss
 PLAYOUTS = 200  # capped playouts of the misconception player (fixed seed)
 PLAYOUT_SEED = 8
 RANDOM_MAX = 0.35  # criterion 1: random play may win at most this share
@@ -65,7 +65,6 @@ GENERATOR_RANDOM_MAX = 0.30
 CONFIRM_ABOVE = 0.20
 CONFIRM_PLAYOUTS = 300
 CONFIRM_MAX = 0.27
-MAX_STATES = 30_000  # the most states ``lost_under`` explores before it answers "unknown"
 BELIEF_NODES = 300_000  # the solver's budget (states) for one verdict of the believer's game
 TREE_DEPTH = 1  # how many believer moves the tree test looks ahead before the full game's solver decides
 
@@ -135,7 +134,7 @@ def _game(pos: Position, policy: Policy, rng: random.Random, max_moves: int,
     return pos, Verdict.WON if pos.is_won() else "cap"
 
 
-def playout(pos: Position, policy: Policy, rng: random.Random, max_moves: int = MAX_MOVES) -> bool:
+def playout(pos: Position, policy: Policy, rng: random.Random, max_moves: int = PLAYOUT_MAX_MOVES) -> bool:
     """One game by `policy` from `pos`: won or not."""
     return _game(pos, policy, rng, max_moves)[1] == Verdict.WON
 
@@ -319,7 +318,7 @@ def _tree(pos: Position, misconception: Misconception, depth: int, nodes: int,
     return True  # every believer move loses (or the believer has no move at all)
 
 
-def lost_under(pos: Position, misconception: Misconception, max_states: int = MAX_STATES,
+def lost_under(pos: Position, misconception: Misconception, max_states: int = BELIEVER_MAX_STATES,
                nodes: int = BELIEF_NODES, depth: int = TREE_DEPTH) -> bool | None:
     """Can no player who holds `misconception` reach the believer's goal from `pos`?  None: could
     not tell.

@@ -22,18 +22,18 @@ from dataclasses import dataclass
 
 from ..engine import apply_unchecked, finishes_home, legal_moves
 from ..keys import state_key
+from ..limits import ANSWER_MAX_DEPTH, ANSWER_MAX_STATES
 from ..moves import Move
 from ..position import Position
 
-MAX_DEPTH = 16  # a small puzzle's answer is at most 10 moves; beyond this the search gives up
-MAX_STATES = 400_000  # a bound on the states held, so a big position fails fast instead of eating memory
 COUNT_CAP = 1_000_000  # shortest answers are counted exactly up to this many
 ENUMERATE = 64  # shortest answers looked at when choosing the key and the alternatives
 ALTERNATIVES = 2  # other shortest answers a key shows
 
 
 class TooLarge(Exception):
-    """The position's answer is longer than ``MAX_DEPTH`` or its states more than ``MAX_STATES``."""
+    """The position's answer is longer than ``ANSWER_MAX_DEPTH`` moves or its states more than
+    ``ANSWER_MAX_STATES``."""
 
 
 @dataclass(frozen=True)
@@ -57,8 +57,8 @@ def _layers(pos: Position) -> tuple[list[Layer], list[Edges]]:
     parents: list[Edges] = [{}]
     seen = {start}
     while not any(finishes_home(p) for p, _ in layers[-1].values()):
-        if len(layers) > MAX_DEPTH or len(seen) > MAX_STATES:
-            raise TooLarge(f"no answer within {MAX_DEPTH} moves and {MAX_STATES} states")
+        if len(layers) > ANSWER_MAX_DEPTH or len(seen) > ANSWER_MAX_STATES:
+            raise TooLarge(f"no answer within {ANSWER_MAX_DEPTH} moves and {ANSWER_MAX_STATES} states")
         layer: Layer = {}
         into: Edges = {}
         for key, (here, paths) in layers[-1].items():

@@ -23,6 +23,7 @@ from dataclasses import dataclass, field, replace
 
 from ..cards import card_name, make_card, rank_at
 from ..engine import apply_unchecked, legal_moves, locate
+from ..limits import REDUCE_BELIEF_STATES
 from ..moves import DEAL_MOVE, Move
 from ..piles import PileKind
 from ..position import Position
@@ -49,7 +50,6 @@ from .players import (
 from .teaching import MIN_FIRST_MOVES, cards_not_home, rating_of
 
 SOLVE_NODES = 200_000  # one position's proof
-BELIEF_STATES = 2_000  # the believer's search while cutting down (undecided: keep going, judge at the end)
 DECISION_SLACK = 6  # keeps_lesson asks for a decision point on the answer from this many cards above the bar
 LESSON_LOST = "the lesson is lost"  # a reduction after which the position no longer keeps the lesson
 KEPT_PREFIX = "reduced: "  # how keeps_lesson tallies why a position no longer keeps the lesson
@@ -164,7 +164,7 @@ def keeps_lesson(pos: Position, theme: Theme, steps: tuple[str, ...], verdict: V
     # The believer's own search (no restricted tables to hand to the solver) is asked near the size
     # bar only: on a big position it seldom settles within its bound, and the judge decides it exactly.
     near = misconception.restriction is not None or cards_not_home(pos) <= MAX_CARDS + DECISION_SLACK
-    if near and lost_under(pos, misconception, max_states=BELIEF_STATES) is False:
+    if near and lost_under(pos, misconception, max_states=REDUCE_BELIEF_STATES) is False:
         tally.add(KEPT_PREFIX + "won under the misconception")
         return None
     if strict and not _at_decision(pos, line, needed[:1], verdict, only_last=True):

@@ -20,6 +20,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from ..engine import apply_unchecked, legal_moves
+from ..limits import MEASURE_VERDICT_NODES
 from ..moves import Move
 from ..position import Position
 from ..registry import Difficulty, Task, Verdict
@@ -41,7 +42,6 @@ from .players import (
 MIN_FIRST_MOVES = 3
 MIN_WRONG_FIRST = 2  # key-move and trap: first moves that lose or are refused
 MIN_DECISIONS = 2  # medium and hard
-VERDICT_NODES = 200_000
 # Criterion 5: the rating is the band of the measured random-play rate (fatal-mistake playouts),
 # the lowest band first: hard below 4%, medium below 15%, easy up to the criterion-1 bar (35%, what
 # `check` accepts; the generator keeps only rates up to GENERATOR_RANDOM_MAX, 30%, so its easy band
@@ -106,7 +106,7 @@ def decision_points(pos: Position, line: Iterable[Move], verdict: Verdicts | Non
                     enough: int | None = None) -> tuple[int, int]:
     """(decision points, unknown verdicts) along a winning line from `pos`; counting stops once
     `enough` are found (a check that needs only so many: a mined line is 40-80 moves long)."""
-    verdict = verdict or Verdicts(VERDICT_NODES)
+    verdict = verdict or Verdicts(MEASURE_VERDICT_NODES)
     decisions = unknown = 0
     for move in line:
         if pos.is_won() or (enough is not None and decisions >= enough):
@@ -130,7 +130,7 @@ def measure(pos: Position, theme: str | None, line: list[Move], *, playouts: int
     stops counting decision points once that many are found (0: none are
     counted), for a check that needs only so many; `greedy` False skips the
     greedy player (the checker does not need it)."""
-    verdict = Verdicts(VERDICT_NODES)
+    verdict = Verdicts(MEASURE_VERDICT_NODES)
     children = distinct_children(pos)
     statuses = [verdict(after) for _, after in children.values()]
     decisions, unknown = decision_points(pos, line, verdict, decisions_needed)

@@ -18,9 +18,6 @@ from ..tagger.distractors import Distractor, first_refused
 from ..tagger.misconception import Misconception
 from . import Lesson, Recipe, RuleFacts, Theme, every_profile
 
-RULE = RuleId.FOUNDATION_START
-
-
 # ------------------------------------------------------------ the lesson
 
 
@@ -38,7 +35,7 @@ def distract_foundation_start(pos: Position, line: tuple[Move, ...],
     empty_suits = [s for s in range(4) if pos.foundations[s] == 0]
     cards = [c for c in available(pos) if suit_of(c) in empty_suits and rank_of(c) != pos.base]
     cards.sort(key=lambda c: (rank_of(c) != 1, c))
-    return first_refused(pos, [Move(c, FOUNDATION) for c in cards], RULE)
+    return first_refused(pos, [Move(c, FOUNDATION) for c in cards], RuleId.FOUNDATION_START)
 
 
 # ------------------------------------------------------------ the built layout
@@ -69,11 +66,12 @@ def explain(here: Position, wrong: Move, lesson: Lesson | None) -> RuleFacts | N
     """The base-rank card that opens its empty foundation."""
     if lesson is None or lesson.move.card is None:
         return None
-    return RuleFacts(RULE, cards=(("card", lesson.move.card),), ranks=(("base", lesson.position.base),))
+    return RuleFacts(RuleId.FOUNDATION_START, cards=(("card", lesson.move.card),),
+                     ranks=(("base", lesson.position.base),))
 
 
 THEME = Theme(
-    rule=RULE,
+    rule=RuleId.FOUNDATION_START,
     profiles=every_profile(),
     tasks=(Task.WIN,),
     lesson_move=starts_foundation_not_ace,

@@ -26,10 +26,6 @@ from ..tagger.distractors import distract_losing
 from ..tagger.misconception import Misconception
 from . import Lays, Lesson, Recipe, RuleFacts, Theme, every_profile
 
-RULE = RuleId.FOUNDATION_WRAP
-
-BUILT_NEEDS = (Lays.ALTERNATE_RUNS, Lays.RESERVE_PILES)  # what the builder lays out
-
 # ------------------------------------------------------------ the built layout
 
 
@@ -68,12 +64,12 @@ def explain(here: Position, wrong: Move, lesson: Lesson | None) -> RuleFacts | N
     king = lesson.position.foundation_top(suit_of(lesson.move.card))
     if king is None:
         return None
-    return RuleFacts(RULE, cards=(("ace", lesson.move.card), ("king", king)),
+    return RuleFacts(RuleId.FOUNDATION_WRAP, cards=(("ace", lesson.move.card), ("king", king)),
                      ranks=(("base", lesson.position.base),))
 
 
 THEME = Theme(
-    rule=RULE,
+    rule=RuleId.FOUNDATION_WRAP,
     profiles=every_profile(),
     tasks=(Task.KEY_MOVE, Task.TRAP),
     lesson_move=uses_foundation_wrap,
@@ -86,5 +82,5 @@ THEME = Theme(
     how="a suit stopped at its King; its Ace lies on the Queen another suit needs first, and a King "
         "of the other colour could park on that Ace (tableau wrap) and bury both",
     required=True,
-    build_lays=BUILT_NEEDS,
+    build_lays=(Lays.ALTERNATE_RUNS, Lays.RESERVE_PILES),
 )

@@ -19,10 +19,6 @@ from ..tagger.distractors import Distractor, Moves, first_refused
 from ..tagger.misconception import Misconception
 from . import Lays, Lesson, Recipe, RuleFacts, Theme, every_profile
 
-RULE = RuleId.RESERVE_TOP
-
-BUILT_NEEDS = (Lays.ALTERNATE_RUNS, Lays.RESERVE_PILES)  # what the builder lays out
-
 # ------------------------------------------------------------ the lesson
 
 
@@ -66,7 +62,7 @@ def distract_reserve_top(pos: Position, line: Moves, losing: Moves) -> Distracto
     moves += [Move(c, Pile.column(i + 1)) for c in covered for i, col in enumerate(pos.tableau)
               if col and builds_on(c, col[-1], pos.profile.tableau_wrap)]
     moves.sort(key=lambda m: (covered.index(m.card) if m.card is not None else 99, not m.dest.is_foundation))
-    return first_refused(pos, moves, RULE)
+    return first_refused(pos, moves, RuleId.RESERVE_TOP)
 
 
 # ------------------------------------------------------------ the built layout
@@ -100,12 +96,12 @@ def explain(here: Position, wrong: Move, lesson: Lesson | None) -> RuleFacts | N
     if place.kind is not PileKind.RESERVE or place.depth == 0:
         return None
     pile = lesson.position.reserve[place.index]
-    return RuleFacts(RULE, cards=(("top", lesson.move.card), ("under", pile[place.depth - 1])),
+    return RuleFacts(RuleId.RESERVE_TOP, cards=(("top", lesson.move.card), ("under", pile[place.depth - 1])),
                      words=(("pile", Pile.reserve(place.index + 1)),))
 
 
 THEME = Theme(
-    rule=RULE,
+    rule=RuleId.RESERVE_TOP,
     profiles=every_profile(),
     tasks=(Task.WIN,),
     lesson_move=uncovers_reserve_card,
@@ -118,5 +114,5 @@ THEME = Theme(
     explain=explain,
     how="the first card needed lies under another card on a reserve pile; that card must go onto a "
         "column first (the covered card is refused)",
-    build_lays=BUILT_NEEDS,
+    build_lays=(Lays.ALTERNATE_RUNS, Lays.RESERVE_PILES),
 )

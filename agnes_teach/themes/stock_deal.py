@@ -19,10 +19,6 @@ from ..tagger.distractors import Distractor, Moves
 from ..tagger.misconception import Misconception
 from . import Lays, Lesson, Recipe, RuleFacts, Theme, every_profile
 
-RULE = RuleId.STOCK_DEAL
-
-BUILT_NEEDS = (Lays.ALTERNATE_RUNS, Lays.RESERVE_PILES)  # what the builder lays out
-
 # ------------------------------------------------------------ the lesson
 
 
@@ -113,11 +109,11 @@ def explain(here: Position, wrong: Move, lesson: Lesson | None) -> RuleFacts | N
     tops = [here.pile(p)[-1] for p in targets if here.pile(p)]
     if not tops:
         return None
-    return RuleFacts(RULE, cards=tuple(("top", c) for c in tops))
+    return RuleFacts(RuleId.STOCK_DEAL, cards=tuple(("top", c) for c in tops))
 
 
 THEME = Theme(
-    rule=RULE,
+    rule=RuleId.STOCK_DEAL,
     profiles=every_profile(),
     tasks=(Task.TRAP, Task.KEY_MOVE, Task.WIN),
     # The lesson is a deal *not* made, which no single move shows: the detector reads the line and
@@ -134,5 +130,5 @@ THEME = Theme(
     required=True,
     # The deal's lesson lives in the opening, while the stock is full.
     first_move=4,
-    build_lays=BUILT_NEEDS,
+    build_lays=(Lays.ALTERNATE_RUNS, Lays.RESERVE_PILES),
 )

@@ -19,10 +19,6 @@ from ..tagger.distractors import Distractor, first_refused, movable
 from ..tagger.misconception import Misconception
 from . import Lays, Lesson, Recipe, RuleFacts, Theme, every_profile
 
-RULE = RuleId.STOCK_LAST_TWO
-
-BUILT_NEEDS = (Lays.ALTERNATE_RUNS, Lays.RESERVE_PILES)  # what the builder lays out
-
 # ------------------------------------------------------------ the lesson
 
 
@@ -57,7 +53,7 @@ def distract_stock_last_two(pos: Position, line: tuple[Move, ...],
             for card in movable(pos):
                 if builds_on(card, cell[-1], pos.profile.tableau_wrap):
                     moves.append(Move(card, Pile.exposed(i + 1)))
-    return first_refused(pos, sorted(moves), RULE)
+    return first_refused(pos, sorted(moves), RuleId.STOCK_LAST_TWO)
 
 
 # ------------------------------------------------------------ the built layout
@@ -114,11 +110,12 @@ def explain(here: Position, wrong: Move, lesson: Lesson | None) -> RuleFacts | N
     if other is None:
         return None
     cells = (("pile", Pile.exposed(place.index + 1)), ("other_pile", Pile.exposed(other[0] + 1)))
-    return RuleFacts(RULE, cards=(("card", lesson.move.card), ("other", other[1])), words=cells)
+    return RuleFacts(RuleId.STOCK_LAST_TWO, cards=(("card", lesson.move.card), ("other", other[1])),
+                     words=cells)
 
 
 THEME = Theme(
-    rule=RULE,
+    rule=RuleId.STOCK_LAST_TWO,
     profiles=every_profile(),
     tasks=(Task.KEY_MOVE, Task.WIN, Task.TRAP),
     lesson_move=plays_lower_exposed,
@@ -132,5 +129,5 @@ THEME = Theme(
     explain=explain,
     how="a card blocks the first card needed and fits only on an exposed card, where nothing may "
         "be placed: the exposed card must go to a column first",
-    build_lays=BUILT_NEEDS,
+    build_lays=(Lays.ALTERNATE_RUNS, Lays.RESERVE_PILES),
 )

@@ -19,10 +19,6 @@ from ..tagger.distractors import Distractor, Moves, first_refused, movable
 from ..tagger.misconception import Misconception
 from . import Lays, Lesson, Recipe, RuleFacts, Theme, every_profile
 
-RULE = RuleId.TABLEAU_EMPTY
-
-BUILT_NEEDS = (Lays.ALTERNATE_RUNS, Lays.RESERVE_PILES)  # what the builder lays out
-
 # ------------------------------------------------------------ the lesson
 
 
@@ -46,7 +42,7 @@ def distract_tableau_empty(pos: Position, line: Moves, losing: Moves) -> Distrac
     want = pos.profile.empty_rank(pos.base)
     tempting = [c for c in movable(pos) if rank_of(c) in (13, pos.base) and rank_of(c) != want]
     tempting.sort(key=lambda c: (rank_of(c) != 13, c))
-    return first_refused(pos, [Move(c, d) for c in tempting for d in empties], RULE)
+    return first_refused(pos, [Move(c, d) for c in tempting for d in empties], RuleId.TABLEAU_EMPTY)
 
 
 # ------------------------------------------------------------ the built layout
@@ -168,13 +164,13 @@ def explain(here: Position, wrong: Move, lesson: Lesson | None) -> RuleFacts | N
     if lesson is None or lesson.move.card is None:
         return None
     pos = lesson.position
-    return RuleFacts(RULE, cards=(("card", lesson.move.card),),
+    return RuleFacts(RuleId.TABLEAU_EMPTY, cards=(("card", lesson.move.card),),
                      ranks=(("rank", pos.profile.empty_rank(pos.base)), ("base", pos.base)),
                      words=(("pile", lesson.move.dest),))
 
 
 THEME = Theme(
-    rule=RULE,
+    rule=RuleId.TABLEAU_EMPTY,
     profiles=every_profile(),
     tasks=(Task.TRAP, Task.WIN),
     lesson_move=non_king_into_empty,
@@ -188,5 +184,5 @@ THEME = Theme(
     how="an empty column; a card of the rank below the base blocks the first card needed and may "
         "go there; a King (refused there) and often another card of that rank lie on top",
     required=True,
-    build_lays=BUILT_NEEDS,
+    build_lays=(Lays.ALTERNATE_RUNS, Lays.RESERVE_PILES),
 )

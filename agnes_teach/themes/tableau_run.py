@@ -28,10 +28,6 @@ from ..tagger.distractors import Distractor, Moves, first_refused
 from ..tagger.misconception import Misconception, runs_may_shorten
 from . import Lays, Lesson, Recipe, RuleFacts, Theme, every_profile
 
-RULE = RuleId.TABLEAU_RUN
-
-BUILT_NEEDS = (Lays.ALTERNATE_RUNS, Lays.RESERVE_PILES)  # what the builder lays out
-
 # ------------------------------------------------------------ the lesson
 
 
@@ -63,12 +59,12 @@ def distract_tableau_run(pos: Position, line: Moves, losing: Moves) -> Distracto
                 (fits if fit else others).append(move)
     # A group that would fit by rank and colour tempts most; next, the whole pile under the
     # run the line moves, sent where the run goes.
-    found = first_refused(pos, sorted(fits), RULE)
+    found = first_refused(pos, sorted(fits), RuleId.TABLEAU_RUN)
     if found is None and line and line[0].card is not None and line[0].dest.is_column:
         place = locate(pos, line[0].card)
         if place.kind is PileKind.COLUMN and place.depth > 0:
             column = pos.tableau[place.index]
-            found = first_refused(pos, [Move(column[place.depth - 1], line[0].dest)], RULE)
+            found = first_refused(pos, [Move(column[place.depth - 1], line[0].dest)], RuleId.TABLEAU_RUN)
     return found
 
 
@@ -120,12 +116,12 @@ def explain(here: Position, wrong: Move, lesson: Lesson | None) -> RuleFacts | N
     on = column[place.depth + 1:]
     if not on:
         return None
-    return RuleFacts(RULE, cards=(("card", lesson.move.card), *(("on", c) for c in on)),
+    return RuleFacts(RuleId.TABLEAU_RUN, cards=(("card", lesson.move.card), *(("on", c) for c in on)),
                      words=(("pile", lesson.move.dest),))
 
 
 THEME = Theme(
-    rule=RULE,
+    rule=RuleId.TABLEAU_RUN,
     profiles=every_profile(),
     tasks=(Task.WIN,),
     lesson_move=uses_tableau_run,
@@ -138,5 +134,5 @@ THEME = Theme(
     explain=explain,
     how="a two-card run lies on the first card needed and must move whole onto a column top; the "
         "refused move is an irregular group that would fit by rank and colour",
-    build_lays=BUILT_NEEDS,
+    build_lays=(Lays.ALTERNATE_RUNS, Lays.RESERVE_PILES),
 )

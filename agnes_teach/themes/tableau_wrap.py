@@ -26,10 +26,6 @@ from ..tagger.distractors import distract_losing
 from ..tagger.misconception import Misconception, runs_may_shorten
 from . import Lays, Lesson, Recipe, RuleFacts, Theme, every_profile
 
-RULE = RuleId.TABLEAU_WRAP
-
-BUILT_NEEDS = (Lays.ALTERNATE_RUNS, Lays.RESERVE_PILES)  # what the builder lays out
-
 # ------------------------------------------------------------ the lesson
 
 
@@ -82,11 +78,12 @@ def explain(here: Position, wrong: Move, lesson: Lesson | None) -> RuleFacts | N
     """The card the answer moves thanks to the corner, and the column it goes to."""
     if lesson is None or lesson.move.card is None:
         return None
-    return RuleFacts(RULE, cards=(("card", lesson.move.card),), words=(("pile", lesson.move.dest),))
+    return RuleFacts(RuleId.TABLEAU_WRAP, cards=(("card", lesson.move.card),),
+                     words=(("pile", lesson.move.dest),))
 
 
 THEME = Theme(
-    rule=RULE,
+    rule=RuleId.TABLEAU_WRAP,
     profiles=every_profile(),
     tasks=(Task.KEY_MOVE, Task.WIN, Task.TRAP),
     lesson_move=uses_tableau_wrap,
@@ -99,5 +96,5 @@ THEME = Theme(
     explain=explain,
     how="a King lies on the Queen of its suit, needed first; its only way off is onto an Ace of "
         "the other colour on a column top",
-    build_lays=BUILT_NEEDS,
+    build_lays=(Lays.ALTERNATE_RUNS, Lays.RESERVE_PILES),
 )
