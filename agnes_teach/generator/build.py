@@ -3,8 +3,9 @@
 A draft starts from a nearly finished game: every foundation is complete but
 for its last few cards, and those cards are laid out on the tableau, the
 reserve, the exposed cells and the stock in shapes a real game can reach.
-Theme builders (builders/) choose the base, which cards are out, the order
-they are played in and where the lesson's cards lie.
+Theme builders (each in its theme module, ``Theme.build``) choose the base,
+which cards are out, the order they are played in and where the lesson's
+cards lie.
 """
 
 from __future__ import annotations
