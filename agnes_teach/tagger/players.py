@@ -89,17 +89,27 @@ def greedy_policy(pos: Position, moves: list[Move], rng: random.Random) -> Move 
     return rng.choice(home or moves)
 
 
+def believer_choices(pos: Position, misconception: Misconception, moves: list[Move] | None = None) -> list[Move]:
+    """The moves the misconception player picks among at `pos` (it plays one of them at random):
+    once the moves home alone finish the game, those (the believer's goal, ``home_moves_finish``:
+    the pupil learns the rule at the very end); else the moves home the belief allows, if any; else
+    every move it allows. Empty: the believer sees no move it would make (it is stuck). The move
+    "the misconception picks" (issue 28) is one of these."""
+    moves = legal_moves(pos) if moves is None else moves
+    home_now = [m for m in moves if m.dest.is_foundation]
+    if home_now and home_moves_finish(pos, moves):
+        return home_now
+    allowed = misconception.allowed(pos, moves)
+    home = [m for m in allowed if m.dest.is_foundation]
+    return home or allowed
+
+
 def misconception_policy(misconception: Misconception) -> Policy:
-    """Home moves first, then a move the belief allows; once the moves home alone finish the game,
-    those (the believer's goal, ``home_moves_finish``: the pupil learns the rule at the very end)."""
+    """One of the moves the believer picks among (``believer_choices``), at random; None (it gives
+    up, the game is lost) when the belief allows no move."""
     def policy(pos: Position, moves: list[Move], rng: random.Random) -> Move | None:
-        home_now = [m for m in moves if m.dest.is_foundation]
-        if home_now and home_moves_finish(pos, moves):
-            return rng.choice(home_now)
-        allowed = misconception.allowed(pos, moves)
-        home = [m for m in allowed if m.dest.is_foundation]
-        # A believer who sees no move the belief allows is stuck: the game is lost.
-        return rng.choice(home or allowed) if allowed else None
+        choices = believer_choices(pos, misconception, moves)
+        return rng.choice(choices) if choices else None
 
     return policy
 

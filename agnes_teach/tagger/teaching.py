@@ -27,11 +27,13 @@ from ..registry import Difficulty, Task, Verdict
 from ..solver import canonical_key
 from ..themes import find_theme
 from .answer import Verdicts  # solver verdicts cached by canonical key: one cache for every measure
+from .misconception import Misconception
 from .players import (
     PLAYOUT_SEED,
     PLAYOUTS,
     RANDOM_MAX,
     RANDOM_PLAYOUTS,
+    believer_choices,
     greedy_policy,
     lost_under,
     misconception_policy,
@@ -40,7 +42,10 @@ from .players import (
 )
 
 MIN_FIRST_MOVES = 3
-MIN_WRONG_FIRST = 2  # key-move and trap: first moves that lose or are refused
+MIN_WRONG_FIRST = 2  # key-move: first moves that lose or are refused
+# A trap asks for the one move to avoid: the trap itself is enough, and issue 28 prefers it alone
+# (``TrapShape.lone``); a guess among at least ``MIN_FIRST_MOVES`` first moves still fails.
+MIN_TRAP_LOSING = 1
 MIN_DECISIONS = 2  # medium and hard
 # Criterion 5: the rating is the band of the measured random-play rate (fatal-mistake playouts),
 # the lowest band first: hard below 4%, medium below 15%, easy up to the criterion-1 bar (35%, what
@@ -179,9 +184,11 @@ def teaching_problems(m: Measures, task: str | None, difficulty: str | None,
                    f"mistake as won (at most {RANDOM_MAX:.0%} allowed)")
     if m.first_moves < MIN_FIRST_MOVES:
         out.append(f"only {m.first_moves} distinct legal first moves (at least {MIN_FIRST_MOVES} needed)")
-    if task in (Task.KEY_MOVE, Task.TRAP) and m.losing_first + refused_first < MIN_WRONG_FIRST:
+    if task == Task.KEY_MOVE and m.losing_first + refused_first < MIN_WRONG_FIRST:
         out.append(f"only {m.losing_first + refused_first} first moves lose or are refused "
                    f"(a {task} puzzle needs {MIN_WRONG_FIRST})")
+    if task == Task.TRAP and m.losing_first < MIN_TRAP_LOSING:
+        out.append("no legal first move loses (a trap puzzle needs one to avoid)")
     if difficulty in (Difficulty.MEDIUM, Difficulty.HARD) and m.decisions < MIN_DECISIONS:
         out.append(f"only {m.decisions} decision points on the solution line (a {difficulty} puzzle "
                    f"needs {MIN_DECISIONS})")
@@ -192,3 +199,40 @@ def teaching_problems(m: Measures, task: str | None, difficulty: str | None,
     elif m.lost_without is None and m.misconception is not None:
         out.append("could not decide whether the position is lost without the theme's permission")
     return out
+
+
+@dataclass(frozen=True)
+class TrapShape:
+    """The losing first moves of a position, and whether the theme's believer walks into one
+    (issue 28: "prefer positions where exactly one tempting move loses")."""
+
+    losing: tuple[Move, ...]  # one move per distinct losing result (symmetric twins are one)
+    picks: tuple[Move, ...]  # the moves the misconception player picks among at the start
+    picked_losing: tuple[Move, ...]  # those of `picks` that lose
+
+    @property
+    def lone(self) -> bool:
+        """Exactly one first move loses: the trap names one move, not one of several."""
+        return len(self.losing) == 1
+
+    @property
+    def believer_loses(self) -> bool:
+        """The believer picks a losing first move: some move it picks among loses."""
+        return bool(self.picked_losing)
+
+    @property
+    def lone_believer_trap(self) -> bool:
+        """A lone trap the believer falls into: what the generator prefers (``Search.lone_traps``)."""
+        return self.lone and self.believer_loses
+
+
+def trap_shape(pos: Position, misconception: Misconception | None, verdict: Verdicts | None = None) -> TrapShape:
+    """The losing first moves of `pos` (the solver's verdicts), the moves the believer of
+    `misconception` picks among there (``players.believer_choices``; none without a
+    misconception) and which of those lose."""
+    verdict = verdict or Verdicts(MEASURE_VERDICT_NODES)
+    children = distinct_children(pos)
+    losing = {key: move for key, (move, after) in children.items() if verdict(after) == Verdict.LOST}
+    picks = tuple(believer_choices(pos, misconception)) if misconception is not None else ()
+    picked_losing = tuple(m for m in picks if canonical_key(apply_unchecked(pos, m)) in losing)
+    return TrapShape(tuple(losing.values()), picks, picked_losing)
