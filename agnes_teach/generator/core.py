@@ -34,7 +34,7 @@ from ..tagger.players import (
     win_rate,
 )
 from ..tagger.small import Tally
-from ..tagger.teaching import MIN_FIRST_MOVES, MIN_WRONG_FIRST, distinct_children, rating_of
+from ..tagger.teaching import MIN_FIRST_MOVES, MIN_TRAP_LOSING, MIN_WRONG_FIRST, distinct_children, rating_of
 from ..themes import Theme, theme_for
 from .answer_key import AnswerKey
 from .canonical import puzzle_key
@@ -293,8 +293,11 @@ def _teaches(graph: GameGraph, theme: Theme, task: str, pos: Position, distracto
     """--teach's tests after the search: enough wrong first moves, a decision point, and the
     position lost under the theme's misconception."""
     wrong = len({puzzle_key(graph.states[j]) for _, j in graph.edges[0] if graph.win_distance[j] is None})
-    if task in (Task.KEY_MOVE, Task.TRAP) and wrong + (distractor.rule is not None) < MIN_WRONG_FIRST:
+    if task == Task.KEY_MOVE and wrong + (distractor.rule is not None) < MIN_WRONG_FIRST:
         tally.add("fewer than 2 wrong first moves")
+        return False
+    if task == Task.TRAP and wrong < MIN_TRAP_LOSING:
+        tally.add("no losing first move")
         return False
     if task != Task.WIN and decisions < 1:
         tally.add("no decision point")

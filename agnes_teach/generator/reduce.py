@@ -59,7 +59,7 @@ from ..tagger.small import (
     lesson_moves,
     reductions,
 )
-from ..tagger.teaching import MIN_WRONG_FIRST
+from ..tagger.teaching import MIN_TRAP_LOSING, MIN_WRONG_FIRST, trap_shape
 from ..themes import Theme, theme_for
 from .answer_key import KeyProblem, answer_key
 from .canonical import puzzle_key
@@ -177,22 +177,31 @@ def critical_moments(number: int, profile: Profile, theme_id: str,
 # ------------------------------------------------------------------ puzzles
 
 
-def _claims(theme: Theme, reduced: Reduced,
-            want: Task | None) -> tuple[Task, Move | None, Move | None, Distractor] | None:
+def _claims(theme: Theme, reduced: Reduced, want: Task | None,
+            lone_traps: bool = False) -> tuple[Task, Move | None, Move | None, Distractor] | None:
     """(task, key move, trap move, distractor): a key move when the rule decides at the start and
-    the first move is the only one; a trap when a tempting first move loses; else win in N moves."""
+    the first move is the only one; a trap when a tempting first move loses; else win in N moves.
+
+    Issue 28 prefers traps where exactly one tempting move loses: a *lone* trap whose one losing
+    first move is one the theme's believer picks (``TrapShape.lone_believer_trap``) is offered
+    before a win; with `lone_traps` no other trap is offered at all."""
     judged = reduced.judged
     assert judged.answer is not None
     pos, line = judged.kept.position, judged.kept.line
     first = judged.answer.decisions[0] if judged.answer.decisions else None
     start = first if first is not None and first.index == 0 else None
     losing = start.losing if start is not None else ()
-    tempting = tempting_loss(pos, line, losing) or (losing[0] if losing else None)
+    shape = trap_shape(pos, theme.believer)
+    lone = shape.lone_believer_trap
+    if lone:
+        tempting: Move | None = shape.picked_losing[0]
+    else:
+        tempting = tempting_loss(pos, line, losing) or (losing[0] if losing else None)
     options: list[Task] = []
     if start is not None and start.rule_decides and not start.transposing and len(losing) >= MIN_WRONG_FIRST:
         options.append(Task.KEY_MOVE)
-    if tempting is not None and len(losing) >= MIN_WRONG_FIRST:
-        options.append(Task.TRAP)
+    if tempting is not None and len(losing) >= MIN_TRAP_LOSING and (lone or not lone_traps):
+        options.insert(0 if lone else len(options), Task.TRAP)
     options.append(Task.WIN)
     task = want if want in options else options[0]
     distractor = theme.tempting(pos, line, losing)
@@ -206,10 +215,12 @@ def _claims(theme: Theme, reduced: Reduced,
             tempting if task == Task.TRAP else None, distractor)
 
 
-def as_puzzle(theme_id: str, reduced: Reduced, source: str, want: Task | None = None) -> Puzzle | None:
-    """The reduced position as a puzzle of the generator's shape (None: no tempting move to show)."""
+def as_puzzle(theme_id: str, reduced: Reduced, source: str, want: Task | None = None,
+              lone_traps: bool = False) -> Puzzle | None:
+    """The reduced position as a puzzle of the generator's shape (None: no tempting move to show).
+    `lone_traps`: a trap only where exactly one first move loses and the believer picks it."""
     theme = theme_for(theme_id, reduced.judged.kept.position.profile.id)
-    claims = _claims(theme, reduced, want)
+    claims = _claims(theme, reduced, want, lone_traps)
     if claims is None:
         return None
     task, key_move, trap_move, distractor = claims
@@ -252,6 +263,9 @@ class Search:
     found: list[Puzzle] = field(default_factory=list)
     moments: int = 0
     on_found: Callable[[Puzzle], None] | None = None  # called with each puzzle as it is kept
+    # Issue 28: pose a trap only where exactly one first move loses and the theme's believer picks it
+    # (``tagger.teaching.TrapShape.lone_believer_trap``); such a position is offered as a trap first.
+    lone_traps: bool = True
 
 
 def starting_points(number: int, profile: Profile, theme_id: str, composed: bool
@@ -288,7 +302,8 @@ def find(search: Search, numbers: Iterable[int], profile: Profile, *, avoid: set
                                     else search.positions, tally=tally,
                                     deadline=deadline)
             want = search.tasks[len(search.found) % len(search.tasks)] if search.tasks else None
-            puzzle = as_puzzle(search.theme, reduced, named.format(number=number, k=k), want) \
+            puzzle = as_puzzle(search.theme, reduced, named.format(number=number, k=k), want,
+                               search.lone_traps) \
                 if reduced is not None else None
             if progress:
                 progress(number, search.moments, len(search.found))

@@ -1,22 +1,31 @@
 """Is the theme's rule the crux of a puzzle? (issue 28: the rule is the crux, and the key says so.)
 
-For a belief that *forces* a move (the early deal), the rule is the crux when
-that move is on offer at a decision point where the believer cannot win, and
-loses. For a belief that *forbids* the rule's move, when at a decision point of
-the answer
+The rule is the crux when, at a decision point of the answer, **the move the
+theme's misconception picks loses**. The believer picks among the moves its
+player would play (``players.believer_choices``: the moves home its belief
+allows, else every move it allows); the rule is the crux only where every one
+of those loses, so whoever does not know the rule goes wrong at this very
+point, whatever they pick. That a losing move merely exists among the moves the
+belief allows is not enough: a believer who plays a card home first, and whose
+home move still wins, has not been caught by the rule there.
+
+For a belief that *forces* a move (the early deal), that is the forced move,
+on offer at a decision point where the believer cannot win. For a belief that
+*forbids* the rule's move, the spot is one where
 
 * the answer plays the rule's move right there, and the believer cannot win
   from there (``DecisionPoint.rule_decides``);
 * the believer has a move there (the rule's move is not **forced**);
-* and the rule's move is not **obvious**: either it is urgent (every move the
-  believer makes there loses: whoever does not know the rule goes wrong at this
-  very point), or a move the believer makes there loses while it competes with
-  the rule's move (``competes``: it takes the rule's card, its landing place or
-  the card it lands on elsewhere, covers its card, or plays a card of its rank).
+* and the rule's move is not **obvious**: every move the believer picks there
+  loses.
 
 Otherwise the believer loses only by never making the rule's move, while the
 wrong moves on offer are a tactic any player faces, whatever they believe:
 the real decision of the puzzle is another one.
+
+``competes`` (a move that takes the rule's card, its landing place or the card
+it lands on, covers its card, or plays a card of its rank) is what the layout
+composer asks of a contested lesson.
 """
 
 from __future__ import annotations
@@ -28,6 +37,7 @@ from ..position import Position
 from ..solver import canonical_key
 from .answer import Answer, DecisionPoint
 from .misconception import Misconception
+from .players import believer_choices
 
 
 def believer_losing(pos: Position, point: DecisionPoint, misconception: Misconception) -> list[Move]:
@@ -62,6 +72,20 @@ def competes(pos: Position, move: Move, rule_move: Move) -> bool:
     return card in host or rule_card in on
 
 
+def believer_picks(pos: Position, point: DecisionPoint,
+                   misconception: Misconception) -> tuple[list[Move], list[Move]]:
+    """(the moves the believer picks among at `point`, position `pos`; those of them that lose)."""
+    losing = {canonical_key(apply_unchecked(pos, m)) for m in point.losing}
+    picks = believer_choices(pos, misconception)
+    return picks, [m for m in picks if canonical_key(apply_unchecked(pos, m)) in losing]
+
+
+def picks_lose(pos: Position, point: DecisionPoint, misconception: Misconception) -> bool:
+    """Does the move the believer picks at `point` lose, whichever of its choices it picks?"""
+    picks, losing = believer_picks(pos, point, misconception)
+    return bool(picks) and len(losing) == len(picks)
+
+
 def crux_problem(pos: Position, answer: Answer, misconception: Misconception) -> str | None:
     """Why the theme's rule is not the crux of the puzzle whose answer is `answer` (None: it is)."""
     positions = [pos]
@@ -69,7 +93,7 @@ def crux_problem(pos: Position, answer: Answer, misconception: Misconception) ->
         positions.append(apply_unchecked(positions[-1], move))
     if misconception.kind == "force":
         if any(d.rule_decides and believer_losing(positions[d.index], d, misconception)
-               for d in answer.decisions):
+               and picks_lose(positions[d.index], d, misconception) for d in answer.decisions):
             return None
         return "the move the misconception forces is never on offer and losing at a decision point"
     spots = [d for d in answer.decisions if d.uses_rule and d.rule_decides]
@@ -79,21 +103,12 @@ def crux_problem(pos: Position, answer: Answer, misconception: Misconception) ->
     forced = 0
     for d in spots:
         here = positions[d.index]
-        losing = believer_losing(here, d, misconception)
-        believed = allowed_results(here, misconception)
-        if not believed:
+        if not allowed_results(here, misconception):
             forced += 1
-        elif len(losing) == len(believed) or any(competes(here, m, d.move) for m in _twins(here, losing,
-                                                                                         misconception)):
+        elif picks_lose(here, d, misconception) or any(
+                competes(here, m, d.move) for m in believer_picks(here, d, misconception)[1]):
             return None
     if forced == len(spots):
         return "where the answer plays the rule's move, the believer has no other move (it is forced)"
-    return "where the answer plays the rule's move, it is obvious: a move the believer makes still wins, " \
-           "and no losing move there competes with it (the real decision is a tactic, not the rule)"
-
-
-def _twins(pos: Position, losing: list[Move], misconception: Misconception) -> list[Move]:
-    """Every move the believer makes at `pos` that leads where one of `losing` does."""
-    keys = {canonical_key(apply_unchecked(pos, m)) for m in losing}
-    return [m for m in misconception.allowed(pos, legal_moves(pos))
-            if canonical_key(apply_unchecked(pos, m)) in keys]
+    return "where the answer plays the rule's move, it is obvious: a move the believer picks there " \
+           "still wins (the believer is not caught by the rule there)"
