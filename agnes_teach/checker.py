@@ -554,6 +554,12 @@ def _check_teaching(sc: Scenario, result: CheckResult, lang: str) -> None:
     taught = find_theme(theme, sc.position.profile.id)
     if taught is not None and line:
         problems += small_problems(sc.position, line, taught)
+    if taught is not None and sc.task == Task.KEY_MOVE and line:
+        from .tagger.crux import key_move_problem
+
+        key_problem = key_move_problem(sc.position, line[0], taught.lesson_move)
+        if key_problem is not None:
+            problems.append(f"the rule is not the crux: {key_problem}")
     for problem in problems:
         message = i18n.text(lang, "check", "does not teach: {problem}", problem=problem)
         result.errors.append(CheckError(theme or RuleId.END_WIN, message))

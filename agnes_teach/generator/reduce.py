@@ -43,6 +43,7 @@ from ..profile import Profile
 from ..registry import Task, Verdict
 from ..solver import canonical_key, solve
 from ..tagger.answer import Verdicts
+from ..tagger.crux import key_move_problem
 from ..tagger.distractors import Distractor, tempting_loss
 from ..tagger.players import lost_under
 from ..tagger.shortest import TooLarge
@@ -231,7 +232,8 @@ def as_puzzle(theme_id: str, reduced: Reduced, source: str, want: Task | None = 
         exact = answer_key(kept.position, theme_id, judged.random)
     except (KeyProblem, TooLarge):
         return None
-    if task == Task.KEY_MOVE and exact.winning_choices != 1:
+    if task == Task.KEY_MOVE and (exact.winning_choices != 1
+                                  or key_move_problem(kept.position, exact.answers.key[0], theme.lesson_move)):
         return None
     # Minimal with the key's own line: `check --teach` cuts "start after" the key's first move.
     end = kept.position

@@ -36,6 +36,7 @@ from ..moves import Move
 from ..position import Position
 from ..solver import canonical_key
 from .answer import Answer, DecisionPoint
+from .detectors import MovePredicate
 from .misconception import Misconception
 from .players import believer_choices
 
@@ -112,3 +113,12 @@ def crux_problem(pos: Position, answer: Answer, misconception: Misconception) ->
         return "where the answer plays the rule's move, the believer has no other move (it is forced)"
     return "where the answer plays the rule's move, it is obvious: a move the believer picks there " \
            "still wins (the believer is not caught by the rule there)"
+
+
+def key_move_problem(pos: Position, key_move: Move, lesson_move: MovePredicate | None) -> str | None:
+    """Why a key-move puzzle's key move is not its theme's lesson (None: it is, or the theme has no
+    single lesson move, as for the early deal). Issue 28: the one winning first move must be the
+    rule's move, not a tactic beside it."""
+    if lesson_move is None or lesson_move(pos, key_move):
+        return None
+    return f"the key move {key_move} is not a move of the theme's rule (the real decision is elsewhere)"
