@@ -232,8 +232,9 @@ def as_puzzle(theme_id: str, reduced: Reduced, source: str, want: Task | None = 
         exact = answer_key(kept.position, theme_id, judged.random)
     except (KeyProblem, TooLarge):
         return None
-    if task == Task.KEY_MOVE and (exact.winning_choices != 1
-                                  or key_move_problem(kept.position, exact.answers.key[0], theme.lesson_move)):
+    key_first = exact.answers.key[0] if exact.answers.key else None
+    if task == Task.KEY_MOVE and (exact.winning_choices != 1 or key_first is None
+                                  or key_move_problem(kept.position, key_first, theme.lesson_move)):
         return None
     # Minimal with the key's own line: `check --teach` cuts "start after" the key's first move.
     end = kept.position

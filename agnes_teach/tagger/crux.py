@@ -3,11 +3,11 @@
 The rule is the crux when, at a decision point of the answer, **the move the
 theme's misconception picks loses**. The believer picks among the moves its
 player would play (``players.believer_choices``: the moves home its belief
-allows, else every move it allows); the rule is the crux only where every one
-of those loses, so whoever does not know the rule goes wrong at this very
-point, whatever they pick. That a losing move merely exists among the moves the
-belief allows is not enough: a believer who plays a card home first, and whose
-home move still wins, has not been caught by the rule there.
+allows, else every move it allows); a losing move must be among those. That a
+losing move merely exists among the moves the belief allows is not enough: a
+believer who plays a card home first, and whose home move still wins, has not
+been caught by the rule there. (``picks_lose`` is the strictest reading, every
+move the believer picks loses; ``bench/wrong_moves.py`` counts it.)
 
 For a belief that *forces* a move (the early deal), that is the forced move,
 on offer at a decision point where the believer cannot win. For a belief that
@@ -16,16 +16,17 @@ on offer at a decision point where the believer cannot win. For a belief that
 * the answer plays the rule's move right there, and the believer cannot win
   from there (``DecisionPoint.rule_decides``);
 * the believer has a move there (the rule's move is not **forced**);
-* and the rule's move is not **obvious**: every move the believer picks there
-  loses.
+* and the rule's move is not **obvious**: the believer is **caught** there
+  (``caught``): it picks a losing move, and either every move its belief
+  allows loses (the rule's move is urgent) or a losing move it picks competes
+  with the rule's move (``competes``: it takes the rule's card, its landing
+  place or the card it lands on, covers its card, or plays a card of its rank).
 
 Otherwise the believer loses only by never making the rule's move, while the
 wrong moves on offer are a tactic any player faces, whatever they believe:
 the real decision of the puzzle is another one.
 
-``competes`` (a move that takes the rule's card, its landing place or the card
-it lands on, covers its card, or plays a card of its rank) is what the layout
-composer asks of a contested lesson.
+The layout composer asks ``competes`` of a contested lesson too.
 """
 
 from __future__ import annotations
@@ -87,6 +88,20 @@ def picks_lose(pos: Position, point: DecisionPoint, misconception: Misconception
     return bool(picks) and len(losing) == len(picks)
 
 
+def caught(pos: Position, point: DecisionPoint, misconception: Misconception) -> bool:
+    """Is the believer caught by the rule at `point` (a *forbid* belief, where the answer plays the
+    rule's move)? It picks a losing move there (``believer_picks``), and either every move its
+    belief allows loses (the rule's move is urgent) or a losing move it picks competes with the
+    rule's move: its loss is over the rule's card or place, not a tactic beside it."""
+    _, picked_losing = believer_picks(pos, point, misconception)
+    if not picked_losing:
+        return False
+    losing = {canonical_key(apply_unchecked(pos, m)) for m in point.losing}
+    if allowed_results(pos, misconception) <= losing:
+        return True
+    return any(competes(pos, m, point.move) for m in picked_losing)
+
+
 def crux_problem(pos: Position, answer: Answer, misconception: Misconception) -> str | None:
     """Why the theme's rule is not the crux of the puzzle whose answer is `answer` (None: it is)."""
     positions = [pos]
@@ -106,13 +121,12 @@ def crux_problem(pos: Position, answer: Answer, misconception: Misconception) ->
         here = positions[d.index]
         if not allowed_results(here, misconception):
             forced += 1
-        elif picks_lose(here, d, misconception) or any(
-                competes(here, m, d.move) for m in believer_picks(here, d, misconception)[1]):
+        elif caught(here, d, misconception):
             return None
     if forced == len(spots):
         return "where the answer plays the rule's move, the believer has no other move (it is forced)"
-    return "where the answer plays the rule's move, it is obvious: a move the believer picks there " \
-           "still wins (the believer is not caught by the rule there)"
+    return "where the answer plays the rule's move, it is obvious: the believer picks no losing move " \
+           "there that competes with it (the real decision is a tactic, not the rule)"
 
 
 def key_move_problem(pos: Position, key_move: Move, lesson_move: MovePredicate | None) -> str | None:

@@ -89,7 +89,8 @@ def greedy_policy(pos: Position, moves: list[Move], rng: random.Random) -> Move 
     return rng.choice(home or moves)
 
 
-def believer_choices(pos: Position, misconception: Misconception, moves: list[Move] | None = None) -> list[Move]:
+def believer_choices(pos: Position, misconception: Misconception,
+                     moves: list[Move] | None = None) -> list[Move]:
     """The moves the misconception player picks among at `pos` (it plays one of them at random):
     once the moves home alone finish the game, those (the believer's goal, ``home_moves_finish``:
     the pupil learns the rule at the very end); else the moves home the belief allows, if any; else

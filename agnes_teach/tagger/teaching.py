@@ -226,7 +226,8 @@ class TrapShape:
         return self.lone and self.believer_loses
 
 
-def trap_shape(pos: Position, misconception: Misconception | None, verdict: Verdicts | None = None) -> TrapShape:
+def trap_shape(pos: Position, misconception: Misconception | None,
+               verdict: Verdicts | None = None) -> TrapShape:
     """The losing first moves of `pos` (the solver's verdicts), the moves the believer of
     `misconception` picks among there (``players.believer_choices``; none without a
     misconception) and which of those lose."""
