@@ -47,7 +47,9 @@ RULE_TERMS: dict[RuleId, str] = {
     RuleId.FOUNDATION_WRAP: "round the corner: with the base at K, A♥ follows K♥",
     RuleId.RESERVE_TOP: "Only the top card of a reserve pile is free: 5♥ in r1 can be played only after 5♦",
     RuleId.STOCK_DEAL: "Dealing is a choice, never a duty",
-    RuleId.STOCK_LAST_TWO: "Both exposed cards are free at once: 5♣ in x1 may be played while 4♦",
+    RuleId.STOCK_LAST_TWO: "a deal of their own (the move deal, after the deals onto the reserve) lays them face "
+                           "up in their own places, x1 and x2, apart from the reserve. The rule makes both free at "
+                           "once and neither covers the other, so 5♣ in x1 may be played while 4♦",
     RuleId.TABLEAU_EMPTY: "An empty column takes only a 10 here: the rule reads the base rank (J)",
     RuleId.TABLEAU_RUN: "A valid run moves as one unit: 4♠ may go to t7 in one move, carrying 3♥",
     RuleId.TABLEAU_WRAP: "a King may lie on an Ace of the other colour",
