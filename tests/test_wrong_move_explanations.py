@@ -47,9 +47,10 @@ RULE_TERMS: dict[RuleId, str] = {
     RuleId.FOUNDATION_WRAP: "round the corner: with the base at K, A♥ follows K♥",
     RuleId.RESERVE_TOP: "Only the top card of a reserve pile is free: 5♥ in r1 can be played only after 5♦",
     RuleId.STOCK_DEAL: "Dealing is a choice, never a duty",
-    RuleId.STOCK_LAST_TWO: "a deal of their own (the move deal, after the deals onto the reserve) lays them face "
-                           "up in their own places, x1 and x2, apart from the reserve. The rule makes both free at "
-                           "once and neither covers the other, so 5♣ in x1 may be played while 4♦",
+    RuleId.STOCK_LAST_TWO: "a deal of their own (the move deal, after the deals onto the reserve) lays "
+                           "them face up in their own places, x1 and x2, apart from the reserve. The rule "
+                           "makes both free at once and neither covers the other, so 5♣ in x1 may be "
+                           "played while 4♦",
     RuleId.TABLEAU_EMPTY: "An empty column takes only a 10 here: the rule reads the base rank (J)",
     RuleId.TABLEAU_RUN: "A valid run moves as one unit: 4♠ may go to t7 in one move, carrying 3♥",
     RuleId.TABLEAU_WRAP: "a King may lie on an Ace of the other colour",
@@ -161,6 +162,7 @@ def test_the_library_keys_list_every_wrong_move_once_with_its_facts(path: str) -
     assert len(listed) == len(set(listed)), "a wrong move is listed twice"
     for entry in entries:
         assert entry.reason.kind is not ReasonKind.UNEXPLAINED, entry
+        assert entry.explanation.rule is not None, entry  # every wrong move cites a rule (issue 28)
         if entry.temptation is Temptation.BELIEF:  # the misconception's move, in its rule's terms
             assert entry.explanation.rule == sc.themes[0], entry
         for lang in LANGS:
@@ -203,3 +205,28 @@ def test_a_foundation_start_sheet_draws_an_empty_foundation_blank() -> None:
     from agnes_teach.render.svg import position_svg
 
     assert "empty foundation, starts with" in position_svg(sc.position, "en")
+
+
+@pytest.mark.parametrize(("kind", "rule", "words"), [
+    (ReasonKind.NEVER_HOME, RuleId.FOUNDATION_SUIT, "A foundation takes only the next card of its suit"),
+    (ReasonKind.DEADLOCK, RuleId.FOUNDATION_SUIT, "A foundation takes only the next card of its suit"),
+    (ReasonKind.BURIED, RuleId.FOUNDATION_SUIT, "A foundation takes only the next card of its suit"),
+    (ReasonKind.LAST_EMPTY, RuleId.TABLEAU_EMPTY, "only a card the empty-column rule allows"),
+    (ReasonKind.OBSERVED, None, None),
+])
+def test_a_cost_no_rule_refuses_is_stated_in_a_rules_terms(kind: ReasonKind, rule: RuleId | None,
+                                                           words: str | None) -> None:
+    from agnes_teach.cards import parse_card
+    from agnes_teach.tagger.reasons import Reason, cost_rule
+    from agnes_teach.tagger.refutation import Explanation
+
+    reason = Reason(kind, card=parse_card("5S"), cover=parse_card("9C"), pile="t2")
+    assert cost_rule(reason) == rule
+    explained = Explanation(reason)
+    assert explained.rule == rule
+    texts = {lang: explained.text(lang) for lang in LANGS}
+    if words is None:
+        return
+    assert texts["en"].startswith(words), texts["en"]
+    assert "This move loses:" in texts["en"]
+    assert len(set(texts.values())) == len(LANGS)

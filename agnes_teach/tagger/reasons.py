@@ -8,6 +8,7 @@ from enum import StrEnum
 
 from ..cards import Card
 from ..predicates import Refusal
+from ..registry import RuleId
 
 
 @dataclass(frozen=True)
@@ -57,3 +58,25 @@ class Reason:
     refusal: Refusal | None = None
     observation: Observation | None = None
     landing: Card | None = None  # a move home's card, the last one `cover` (`other`) could lie on
+
+
+# The rule in whose terms a cost is stated, for a wrong move no rule refuses and the theme's belief
+# does not explain (issue 28: every wrong move cites the rule it misreads or says in the rule's terms
+# what it costs). A card that "never gets home" is the foundation's order at work: its foundation
+# takes only the next card of its suit, so a card lying on an earlier one of that suit blocks both;
+# filling the last empty column is the empty-column rule's cost. The words are the catalogue's
+# ``msgctxt "why-cost"`` messages, keyed by the rule id.
+COST_RULES: dict[ReasonKind, RuleId] = {
+    ReasonKind.DEADLOCK: RuleId.FOUNDATION_SUIT,
+    ReasonKind.DEAL_COVERS: RuleId.FOUNDATION_SUIT,
+    ReasonKind.BURIED: RuleId.FOUNDATION_SUIT,
+    ReasonKind.NEVER_HOME: RuleId.FOUNDATION_SUIT,
+    ReasonKind.NOT_BOTH: RuleId.FOUNDATION_SUIT,
+    ReasonKind.LAST_EMPTY: RuleId.TABLEAU_EMPTY,
+}
+
+
+def cost_rule(reason: Reason) -> RuleId | None:
+    """The rule whose terms state what `reason` costs (None: a refusal names its own rule, and an
+    observation or the solver's bare proof has none)."""
+    return COST_RULES.get(reason.kind) if reason.refusal is None else None

@@ -53,7 +53,7 @@ from ..solver.search import stuck_cards
 from ..themes import Lesson, RuleFacts, Theme, find_theme
 from .answer import MAX_CARDS, Answer, analyse
 from .misconception import Misconception
-from .reasons import Observation, Reason, ReasonKind
+from .reasons import Observation, Reason, ReasonKind, cost_rule
 from .wording import explanation_text
 
 
@@ -334,7 +334,7 @@ class Explanation:
         misconception denies; None when only the cost speaks."""
         if self.reason.refusal is not None:
             return self.reason.refusal.rule
-        return self.facts.rule if self.facts is not None else None
+        return self.facts.rule if self.facts is not None else cost_rule(self.reason)
 
     def text(self, lang: str) -> str:
         """The explanation in `lang`: the rule's side first, then what the move costs."""

@@ -7,7 +7,9 @@ from __future__ import annotations
 from .. import i18n
 from ..cards import Card, rank_name
 from ..themes import WHY_RULE, RuleFacts
-from .reasons import Observation, Reason, ReasonKind
+from .reasons import Observation, Reason, ReasonKind, cost_rule
+
+WHY_COST = "why-cost"  # the catalogue context of a cost's rule (``reasons.COST_RULES``)
 
 
 def rule_text(facts: RuleFacts, lang: str) -> str:
@@ -28,6 +30,10 @@ def explanation_text(facts: RuleFacts | None, reason: Reason, lang: str, later: 
     out = reason_text(reason, lang)
     if facts is not None:
         out = i18n.text(lang, "sheet", "{rule} This move loses: {cost}", rule=rule_text(facts, lang),
+                        cost=out)
+    elif (rule := cost_rule(reason)) is not None:
+        # No theme's fact speaks for it: the rule whose terms the cost is stated in comes first.
+        out = i18n.text(lang, "sheet", "{rule} This move loses: {cost}", rule=i18n.text(lang, WHY_COST, rule),
                         cost=out)
     if later is not None:
         out = i18n.text(lang, "sheet", "{why} The answer makes this move too, but only at move {n}.", why=out,
