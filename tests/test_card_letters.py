@@ -209,12 +209,13 @@ def test_russian_key_line_in_words() -> None:
 
 
 @pytest.mark.parametrize(("n", "form"), [
-    (1, "оставшаяся карта уходит в дом."), (21, "оставшаяся 21 карта уходит"),
+    (1, "оставшаяся карта уходит в дом сама."), (21, "оставшаяся 21 карта уходит"),
     (31, "оставшаяся 31 карта уходит"),
     (3, "оставшиеся 3 карты уходят"), (24, "оставшиеся 24 карты уходят"), (5, "оставшиеся 5 карт уходят"),
     (11, "оставшиеся 11 карт уходят"), (12, "оставшиеся 12 карт уходят"),
 ])
 def test_the_last_cards_agree_with_their_number(n: int, form: str) -> None:
-    text = i18n.ntext("ru", "sheet", "Then the remaining {n} card goes home.",
-                      "Then the remaining {n} cards go home, in any order.", n)
+    text = i18n.ntext("ru", "sheet", "Then the remaining {n} card goes home by itself.",
+                      "Then the remaining {n} cards go home by themselves, by foundation moves alone, in any "
+                      "order.", n)
     assert form in text, text

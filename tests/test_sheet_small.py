@@ -75,7 +75,8 @@ def test_the_corner_goes_home_by_itself_on_the_sheet() -> None:
     assert answer_cut(sc.position, line, None) == 0 and _cut(sc) == 4
     (item,) = load_items([str(DEMO / "02-ace-after-king.yaml")], "en")
     assert item.answer_notation == "" and item.answer_lines == 0
-    assert item.answer_tail == f"All {len(line)} cards go home, in any order."
+    assert item.answer_tail == (f"All {len(line)} cards go home by themselves, by foundation moves alone, "
+                                "in any order.")
 
 
 def _positions(pos: Position, moves: tuple[Move, ...]) -> list[Position]:

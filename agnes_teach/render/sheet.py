@@ -133,9 +133,9 @@ def instruction(task: str | None, lang: str, pos: Position | None = None, *, lin
     out = 52 - sum(pos.foundations)
     if rest:
         return i18n.ntext(lang, "sheet", "Finish the game: {n} card is still in play. Write one move on each "
-                          "line; after the last line, the cards left go home by themselves, in any order.",
+                          "line; after the last line, the cards left go home by foundation moves alone.",
                           "Finish the game: {n} cards are still in play. Write one move on each line; after "
-                          "the last line, the cards left go home by themselves, in any order.", out)
+                          "the last line, the cards left go home by foundation moves alone.", out)
     return i18n.ntext(lang, "sheet", "Finish the game: {n} card is still in play. Write one move on each "
                       "line.", "Finish the game: {n} cards are still in play. Write one move on each "
                       "line.", out)
@@ -418,10 +418,12 @@ def rest_sentence(answer_moves: int, rest: int, lang: str) -> str | None:
     if not rest:
         return None
     if not answer_moves:
-        return i18n.ntext(lang, "sheet", "The {n} card goes home.", "All {n} cards go home, in any order.",
+        return i18n.ntext(lang, "sheet", "The {n} card goes home by itself.",
+                          "All {n} cards go home by themselves, by foundation moves alone, in any order.",
                           rest)
-    return i18n.ntext(lang, "sheet", "Then the remaining {n} card goes home.",
-                      "Then the remaining {n} cards go home, in any order.", rest)
+    return i18n.ntext(lang, "sheet", "Then the remaining {n} card goes home by itself.",
+                      "Then the remaining {n} cards go home by themselves, by foundation moves alone, in any "
+                      "order.", rest)
 
 
 def _diagram_width(diagram: Markup) -> float:
