@@ -3,8 +3,10 @@
 * failable: random play wins at most ``RANDOM_MAX`` of ``RANDOM_PLAYOUTS``
   fatal-mistake playouts (``players.random_win_rate``: a game counts as lost
   only once the solver proves it lost, never for running out of moves); at least
-  three distinct legal first moves; a key-move or trap puzzle has at least two
-  first moves that lose or are refused; a medium or hard puzzle has at least two
+  three distinct legal first moves; a key-move puzzle has at least two first
+  moves that lose or are refused, a trap puzzle at least one (``TrapShape``
+  measures whether it is the only one, and the believer's pick); a medium or
+  hard puzzle has at least two
   decision points (positions on the solution line where some legal move loses);
 * beaten by the misconception: the theme's misconception player (players.py)
   loses, and the position is lost outright when the theme's permission is
