@@ -7,8 +7,10 @@ cite a rule (the rule that refuses the move, or the theme's rule the
 misconception missed), how many of the misconception's own moves are
 explained in its rule's terms; the key's invariants (a move listed twice, a
 move the answer plays later, a move explained by no fact); and, for each
-puzzle small enough to analyse, whether its theme's rule is the crux
-(``tagger.crux.crux_problem``).
+puzzle small enough to analyse (``judged``), whether its theme's rule is the crux
+(``tagger.crux.crux_problem``) and whether every move the believer picks loses at
+a spot where the rule decides (``every_pick_loses``, ``tagger.crux.picks_lose``: the
+strictest reading of "the move the misconception picks loses").
 
     .venv/bin/python bench/wrong_moves.py [FOLDER ...]
 """
@@ -19,18 +21,20 @@ import sys
 from collections import Counter, defaultdict
 from pathlib import Path
 
+from agnes_teach.engine import apply_unchecked
 from agnes_teach.registry import Task
 from agnes_teach.render.sheet import answer, key_line, refuted_text
 from agnes_teach.scenario import load_scenario, scenario_files
 from agnes_teach.tagger.answer import MAX_CARDS, analyse
-from agnes_teach.tagger.crux import crux_problem
+from agnes_teach.tagger.crux import crux_problem, picks_lose
 from agnes_teach.tagger.reasons import ReasonKind
 from agnes_teach.tagger.refutation import Temptation, explain_scenario, key_analysis
 from agnes_teach.tagger.teaching import cards_not_home
 from agnes_teach.themes import find_theme
 
 FOLDERS = ("puzzles/small", "puzzles/demo", "puzzles/sorel")
-COLUMNS = ("puzzles", "lines", "rule", "believer", "believer_rule", "twice", "later", "unexplained")
+COLUMNS = ("puzzles", "lines", "rule", "believer", "believer_rule", "twice", "later", "unexplained", "judged",
+           "every_pick_loses")
 
 
 def main(folders: list[str]) -> int:
@@ -66,6 +70,16 @@ def main(folders: list[str]) -> int:
             problem = crux_problem(sc.position, whole, misconception)
             if problem is not None:
                 failing.append((Path(file).stem if not sc.id else sc.id, problem))
+            # The strictest reading of "the move the misconception picks loses": at a decision point
+            # where the rule decides (and, for a forbid belief, the answer plays the rule's move), every
+            # move the believer picks among loses.
+            positions = [sc.position]
+            for move in whole.moves:
+                positions.append(apply_unchecked(positions[-1], move))
+            count["judged"] += 1
+            count["every_pick_loses"] += any(
+                picks_lose(positions[d.index], d, misconception) for d in whole.decisions
+                if d.rule_decides and (d.uses_rule or misconception.kind == "force"))
     print("| theme | " + " | ".join(COLUMNS) + " |")
     print("|" + "---|" * (len(COLUMNS) + 1))
     total: Counter[str] = Counter()
