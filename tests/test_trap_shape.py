@@ -138,3 +138,22 @@ def test_a_key_move_must_be_the_themes_lesson_move(name: str, problem: str | Non
     key = resolve(sc.position, sc.expect["key_move"])
     said = key_move_problem(sc.position, key, theme.lesson_move)
     assert said is None if problem is None else (said is not None and problem in said), said
+
+
+# task, losing first moves, refused tempting moves, does criterion 1 object to the count?
+@pytest.mark.parametrize(("task", "losing", "refused", "objects"), [
+    (Task.TRAP, 1, 0, False),  # a lone trap: the one move to avoid is enough
+    (Task.TRAP, 2, 0, False),
+    (Task.TRAP, 0, 1, True),  # a refused move is no trap to avoid: a legal move must lose
+    (Task.KEY_MOVE, 1, 0, True),  # a key move still needs two wrong choices
+    (Task.KEY_MOVE, 1, 1, False),
+    (Task.KEY_MOVE, 2, 0, False),
+])
+def test_a_trap_needs_one_losing_first_move_and_a_key_move_two_wrong_ones(
+        task: Task, losing: int, refused: int, objects: bool) -> None:
+    from agnes_teach.tagger.teaching import Measures, teaching_problems
+
+    measured = Measures(random=0.1, greedy=None, misconception=0.0, lost_without=True, first_moves=4,
+                        losing_first=losing, decisions=1)
+    problems = teaching_problems(measured, task, "easy", refused)
+    assert any("first move" in p for p in problems) is objects, problems
