@@ -92,3 +92,13 @@ class Provenance:
         if len(words) != 4 or words[2] != _STEP_WORD[kind] or not (words[1].isdigit() and words[3].isdigit()):
             raise InputError(f"source: {text!r} is not '{kind} N {_STEP_WORD[kind]} K'")
         return cls(kind, int(words[1]), int(words[3]))
+
+
+def read_provenance(data: Mapping[str, Any]) -> Provenance | None:
+    """The provenance a scenario file's mapping records (None: a file with no ``source``, such as a
+    hand-made one)."""
+    text = data.get("source")
+    if not isinstance(text, str):
+        return None
+    seed = data.get("seed")
+    return Provenance.parse(text, seed if isinstance(seed, Mapping) else None)
