@@ -15,7 +15,7 @@ from agnes_teach.deal import MAX_SEED
 from agnes_teach.errors import InputError
 from agnes_teach.generator import Workers, generate
 from agnes_teach.generator.output import scenario_data, to_yaml
-from agnes_teach.generator.pipeline import composed_numbers, max_run_seed
+from agnes_teach.generator.pipeline import Search, composed_numbers, find, max_run_seed
 from agnes_teach.generator.provenance import Provenance, SourceKind, read_provenance
 from agnes_teach.generator.quota import (
     TASK_ROTATION,
@@ -145,12 +145,23 @@ def test_generate_with_two_workers_writes_byte_identical_files(tmp_path: Path) -
     runner = CliRunner()
     args = ["generate", "--theme", "tableau.wrap", "--count", "2", "--seed", "9", "--source", "built"]
     for workers in (1, 2):
-        result = runner.invoke(app, [*args, "--workers", str(workers), "--out", str(tmp_path / f"w{workers}")])
+        out = tmp_path / f"w{workers}"
+        result = runner.invoke(app, [*args, "--workers", str(workers), "--out", str(out)])
         assert result.exit_code == 0, result.output
     names = sorted(p.name for p in (tmp_path / "w1").iterdir())
     assert names and names == sorted(p.name for p in (tmp_path / "w2").iterdir())
     for name in names:
         assert (tmp_path / "w1" / name).read_bytes() == (tmp_path / "w2" / name).read_bytes()
+
+
+def test_two_worker_processes_cut_down_the_same_small_puzzle_as_one() -> None:
+    """The default source's stages (cut down, judged, keyed) run in a worker process and come back
+    whole: the puzzle taken from deal 4 is the one this process cuts down."""
+    profile = get_profile("bernauer")
+    one = find(Search(RuleId.TABLEAU_EMPTY, 1), [4], profile)
+    two = find(Search(RuleId.TABLEAU_EMPTY, 1), [4], profile, workers=Workers(2))
+    assert len(one) == 1 and one[0].source.number == 4
+    assert _files(one, 0) == _files(two, 0)
 
 
 def test_workers_beyond_the_machine_are_refused(tmp_path: Path) -> None:
