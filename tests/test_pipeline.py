@@ -210,3 +210,10 @@ def test_without_a_seed_the_sheet_keeps_its_easy_to_hard_spread() -> None:
     again, _ = choose([], selection=Selection(themes=(RuleId.TABLEAU_EMPTY,), count=6))
     orders = [(sc.difficulty or MEDIUM).order for sc in chosen]
     assert [sc.id for sc in chosen] == [sc.id for sc in again] and orders == sorted(orders)
+
+
+def test_sheet_seed_without_a_count_is_refused(tmp_path: Path) -> None:
+    result = CliRunner().invoke(app, ["sheet", "--theme", "tableau.empty", "--seed", "3",
+                                      "--out", str(tmp_path / "s.pdf")])
+    assert result.exit_code == 2 and "--seed needs --theme and --count" in result.output
+    assert not (tmp_path / "s.pdf").exists()
