@@ -217,3 +217,20 @@ def test_sheet_seed_without_a_count_is_refused(tmp_path: Path) -> None:
                                       "--out", str(tmp_path / "s.pdf")])
     assert result.exit_code == 2 and "--seed needs --theme and --count" in result.output
     assert not (tmp_path / "s.pdf").exists()
+
+
+def test_generate_on_a_dask_cluster_writes_the_local_files(tmp_path: Path) -> None:
+    import distributed
+
+    args = ["generate", "--theme", "tableau.wrap", "--count", "2", "--seed", "9", "--source", "built"]
+    runner = CliRunner()
+    assert runner.invoke(app, [*args, "--out", str(tmp_path / "here")]).exit_code == 0
+    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=":0",
+                                  host="127.0.0.1", silence_logs=50) as cluster:
+        result = runner.invoke(app, [*args, "--scheduler", cluster.scheduler_address,
+                                     "--out", str(tmp_path / "there")])
+    assert result.exit_code == 0, result.output
+    names = sorted(p.name for p in (tmp_path / "here").iterdir())
+    assert len(names) == 2 and names == sorted(p.name for p in (tmp_path / "there").iterdir())
+    for name in names:
+        assert (tmp_path / "here" / name).read_bytes() == (tmp_path / "there" / name).read_bytes()
