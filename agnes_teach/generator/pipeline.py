@@ -316,6 +316,9 @@ def generate(theme_id: str, count: int, seed: int, profile: Profile, *, difficul
     out). `progress(found, attempts)` after every candidate. The clock only stops the run: which
     puzzles a seed gives never depends on it, nor on `workers`."""
     theme_for(theme_id, profile.id)  # InputError for a theme the profile has not
+    # A caller may name the task and the rating by their text: the puzzles carry the members.
+    task = Task(task) if task is not None else None
+    difficulty = Difficulty(difficulty) if difficulty is not None else None
     taken = set(avoid or ())
     out: list[Puzzle] = []
     attempts = 0
