@@ -52,7 +52,6 @@ DEALS_PER_SEED = 1000  # without --deals, a small run composes layouts SEED*1000
 CANDIDATES_PER_JOB = 8  # built candidates judged in one job (one is too little work to send away)
 
 
-
 def max_run_seed() -> int:
     """The largest run seed whose composed layouts' numbers are all deal numbers."""
     return MAX_SEED // DEALS_PER_SEED - 1
@@ -230,14 +229,16 @@ def find(search: Search, numbers: Iterable[int], profile: Profile, *, avoid: set
     def job(number: int, start: int = 0, hits: int = search.per_deal) -> NumberJob:
         return NumberJob(search.theme, profile.id, number, composed, positions, start, hits, until)
 
-    def jobs() -> Iterator[NumberJob]:
-        # A job is made when its number is due (here: once the number before it is taken), so it need
-        # not look beyond the puzzles the run still lacks.
-        for number in numbers:
-            yield job(number, hits=min(search.per_deal, max(1, search.count - len(search.found))))
-
     def over() -> bool:
         return run.full() or (until is not None and time.time() > until)
+
+    def jobs() -> Iterator[NumberJob]:
+        # A job is made when its number is due (in this process: once the number before it is
+        # taken), so none is made once the run is over, and none looks beyond the puzzles it lacks.
+        for number in numbers:
+            if over():
+                return
+            yield job(number, hits=min(search.per_deal, max(1, search.count - len(search.found))))
 
     results = workers.results(cut_down_number, jobs(), name=f"generate-{search.theme}")
     try:
@@ -328,8 +329,11 @@ def generate(theme_id: str, count: int, seed: int, profile: Profile, *, difficul
 
     per_job = CANDIDATES_PER_JOB if workers.parallel else 1  # in this process: no candidate beyond need
 
+    def over() -> bool:
+        return len(out) >= count or (deadline is not None and time.monotonic() > deadline)
+
     def jobs() -> Iterator[BuiltJob]:
-        while batch := tuple(c for _, c in zip(range(per_job), drawn, strict=False)):
+        while not over() and (batch := tuple(c for _, c in zip(range(per_job), drawn, strict=False))):
             yield BuiltJob(theme_id, profile.id, teach, batch)
 
     results = workers.results(judge_built, jobs(), name=f"generate-{theme_id}")
@@ -338,7 +342,7 @@ def generate(theme_id: str, count: int, seed: int, profile: Profile, *, difficul
             if tally is not None:
                 _count(tally, counts)
             for puzzle in puzzles:
-                if len(out) >= count or (deadline is not None and time.monotonic() > deadline):
+                if over():
                     break
                 attempts += 1
                 if progress:
@@ -355,7 +359,7 @@ def generate(theme_id: str, count: int, seed: int, profile: Profile, *, difficul
                     continue
                 taken.add(puzzle.key)
                 out.append(puzzle)
-            if len(out) >= count or (deadline is not None and time.monotonic() > deadline):
+            if over():
                 break
     finally:
         close = getattr(results, "close", None)
