@@ -32,9 +32,9 @@ from agnes_teach import practice  # noqa: E402
 from agnes_teach.cli.render import PLAYABLE_EXAMPLE  # noqa: E402
 from agnes_teach.errors import InputError  # noqa: E402
 from agnes_teach.profile import DEFAULT_PROFILE, get_profile  # noqa: E402
+from agnes_teach.puzzle_library import library_folder  # noqa: E402
 from agnes_teach.render.guide import build_guide, practice_set  # noqa: E402
 from agnes_teach.render.practice import PAGE_BUDGET, build_practice, skip_reason  # noqa: E402
-from agnes_teach.render.sheet import library_folder  # noqa: E402
 from agnes_teach.scenario import Scenario, load_puzzles  # noqa: E402
 
 

@@ -192,7 +192,7 @@ def _timed_batches(themes: list[str], make: Callable[[str], list[Puzzle]], playo
         puzzles = make(theme)
         spent = time.perf_counter() - start
         rates[theme] = 60 * len(puzzles) / spent if spent else 0.0
-        rows += _measured(theme, puzzles, [p.source for p in puzzles], playouts, seed)
+        rows += _measured(theme, puzzles, [p.source.text() for p in puzzles], playouts, seed)
         print(f"  {theme}: {len(puzzles)} in {spent:.0f} s", file=sys.stderr, flush=True)
     return rows, rates
 
@@ -201,8 +201,8 @@ def small_rows(count: int, deals: str, playouts: int, seed: int, max_seconds: fl
                themes: list[str], composed: bool = False) -> tuple[list[Row], dict[str, float]]:
     """A fresh batch as ``generate`` makes it: the layouts composed from the numbers `deals`
     (`composed`, the default of ``generate``) or the critical moments of those deals, reduced."""
-    from agnes_teach.cli.generate import TASK_ROTATION, small_quota
-    from agnes_teach.generator.reduce import Search, find
+    from agnes_teach.generator.pipeline import Search, find
+    from agnes_teach.generator.quota import TASK_ROTATION, small_quota
     from agnes_teach.survey import parse_deal_ranges
 
     def make(theme: str) -> list[Puzzle]:
@@ -215,8 +215,8 @@ def small_rows(count: int, deals: str, playouts: int, seed: int, max_seconds: fl
 
 def mined_rows(count: int, deals: str, playouts: int, seed: int, max_seconds: float,
                themes: list[str]) -> tuple[list[Row], dict[str, float]]:
-    from agnes_teach.cli.generate import band_picker
     from agnes_teach.generator.mining import mine
+    from agnes_teach.generator.quota import band_picker
     from agnes_teach.survey import parse_deal_ranges
 
     def make(theme: str) -> list[Puzzle]:

@@ -16,7 +16,8 @@ from __future__ import annotations
 import argparse
 import sys
 import time
-from collections import Counter
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
@@ -26,14 +27,14 @@ from agnes_teach.errors import InputError  # noqa: E402
 from agnes_teach.generator.canonical import puzzle_key  # noqa: E402
 from agnes_teach.generator.core import Puzzle  # noqa: E402
 from agnes_teach.generator.output import scenario_data, to_yaml  # noqa: E402
-from agnes_teach.generator.reduce import Search, find  # noqa: E402
+from agnes_teach.generator.pipeline import Search, Workers, find  # noqa: E402
+from agnes_teach.generator.quota import TASK_ROTATION, FolderQuota, rotated  # noqa: E402
+from agnes_teach.limits import check_workers  # noqa: E402
 from agnes_teach.profile import get_profile  # noqa: E402
-from agnes_teach.registry import Difficulty, Task  # noqa: E402
+from agnes_teach.registry import Task  # noqa: E402
 from agnes_teach.scenario import load_scenario, scenario_files  # noqa: E402
 from agnes_teach.survey import parse_deal_ranges  # noqa: E402
 from agnes_teach.themes import theme_ids  # noqa: E402
-
-TASKS = (Task.KEY_MOVE, Task.WIN, Task.TRAP)
 
 
 def main() -> None:
@@ -45,10 +46,13 @@ def main() -> None:
     parser.add_argument("--profile", default="bernauer")
     parser.add_argument("--folder", help="default: puzzles/small/THEME (another --profile: puzzles/PROFILE)")
     parser.add_argument("--max-seconds", type=float, default=None)
-    parser.add_argument("--task", action="append", choices=[str(t) for t in TASKS],
+    parser.add_argument("--task", action="append", choices=[str(t) for t in TASK_ROTATION],
                         help="write only puzzles of this task form (repeat for several; default: any)")
     parser.add_argument("--any-rating", action="store_true",
                         help="no quota per rating (e.g. to add a task form the folder lacks)")
+    parser.add_argument("--workers", type=int, default=1,
+                        help="search in this many processes (the same files whatever the number)")
+    parser.add_argument("--scheduler", help="search on the Dask cluster whose scheduler is at this address")
     args = parser.parse_args()
     if (args.deals is None) == (args.layouts is None):
         parser.error("give --deals or --layouts (one of them)")
@@ -56,6 +60,7 @@ def main() -> None:
     try:
         deals = parse_deal_ranges(args.deals or args.layouts)
         profile = get_profile(args.profile)
+        check_workers(args.workers)
     except InputError as exc:
         parser.error(str(exc).replace("--deals:", f"{option}:", 1))
     if args.count < 1:
@@ -67,28 +72,13 @@ def main() -> None:
     mine = [sc for sc in (load_scenario(f) for f in scenario_files([str(folder)]))
             if sc.themes[:1] == [args.theme] and sc.position.profile.id == args.profile]
     taken = {puzzle_key(load_scenario(f).position) for f in scenario_files([str(HERE)])}
-    ratings = Counter(str(sc.difficulty) for sc in mine if sc.difficulty is not None)
-    forms_had = Counter(str(sc.task) for sc in mine)
     need = args.count - len(mine)
     if need <= 0:
         print(f"{args.theme}: {len(mine)} files, nothing to do")
         return
-    forms = [Task(t) for t in args.task] if args.task else list(TASKS)
-    most = -(-args.count // 2)  # at most half the folder (rounded up) of one rating
-
-    def wanted(puzzle: Puzzle) -> bool:
-        """Keep room for what the folder still lacks: all three ratings and two task forms."""
-        if puzzle.task not in forms:
-            return False
-        left = args.count - sum(ratings.values()) - 1  # slots after this one
-        rating, form = str(puzzle.difficulty), str(puzzle.task)
-        missing_ratings = sum(1 for d in Difficulty if ratings[str(d)] == 0 and str(d) != rating)
-        missing_forms = max(0, 2 - len(set(forms_had) | {form}))
-        if not args.any_rating and (ratings[rating] >= most or left < missing_ratings + missing_forms):
-            return False
-        ratings[rating] += 1
-        forms_had[form] += 1
-        return True
+    forms = [Task(t) for t in args.task] if args.task else list(TASK_ROTATION)
+    wanted = FolderQuota.of_folder(args.count, forms, ((sc.difficulty, sc.task) for sc in mine),
+                                   args.any_rating)
 
     start = time.monotonic()
     number = len(mine)
@@ -107,14 +97,26 @@ def main() -> None:
               f"{int(puzzle.stats['answer'])} moves, random {puzzle.stats['random']:.0%} "
               f"({time.monotonic() - start:.0f} s)", flush=True)
 
-    tasks = tuple(forms[len(mine) % len(forms):] + forms[:len(mine) % len(forms)])
-    search = Search(args.theme, need, tasks=tasks, wanted=wanted, on_found=write)
-    find(search, deals, profile, avoid=taken, composed=args.layouts is not None,
-         max_seconds=args.max_seconds,
-         progress=lambda n, points, found: print(f"  number {n}: {points} starting points, {found} found",
-                                                 file=sys.stderr, flush=True))
+    search = Search(args.theme, need, tasks=rotated(forms, len(mine)), wanted=wanted, on_found=write)
+    with workers_for(args.workers, args.scheduler) as workers:
+        find(search, deals, profile, avoid=taken, composed=args.layouts is not None,
+             max_seconds=args.max_seconds, workers=workers,
+             progress=lambda n, points, found: print(f"  number {n}: {points} starting points, {found} found",
+                                                     file=sys.stderr, flush=True))
     print(f"{args.theme}: {len(search.found)} new, {number} in all; {search.moments} starting points, "
           f"{time.monotonic() - start:.0f} s", flush=True)
+
+
+@contextmanager
+def workers_for(processes: int, scheduler: str | None) -> Iterator[Workers]:
+    """`processes` local worker processes, or the Dask cluster at `scheduler`."""
+    if scheduler is None:
+        yield Workers(processes)
+        return
+    from agnes_teach.cli.cluster import connect
+
+    with connect(scheduler) as client:
+        yield Workers(cluster=client)
 
 
 if __name__ == "__main__":

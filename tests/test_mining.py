@@ -14,6 +14,7 @@ from agnes_teach.engine import apply_move
 from agnes_teach.generator.core import Tally
 from agnes_teach.generator.mining import TAIL_MOVES, examine, positions, solved_line
 from agnes_teach.generator.output import puzzle_id, scenario_data
+from agnes_teach.generator.provenance import Provenance
 from agnes_teach.profile import get_profile
 from agnes_teach.scenario import load_scenario
 from agnes_teach.tagger.players import lost_under
@@ -46,7 +47,7 @@ def test_difficulty_is_the_band_of_measured_random_play(random: float, decisions
 def test_a_mined_position_teaches_its_theme() -> None:
     tally = Tally()
     line = list(MINED.solution or [])
-    puzzle = examine("tableau.empty", MINED.position, line, "deal 6 move 17", tally=tally)
+    puzzle = examine("tableau.empty", MINED.position, line, Provenance.deal(6, 17), tally=tally)
     assert puzzle is not None, tally.counts
     assert puzzle.stats["random"] == 0.08 and puzzle.stats["misconception"] == 0.0
     assert puzzle.difficulty == "medium" and puzzle.stats["decisions"] >= 2
@@ -61,13 +62,14 @@ def test_a_mined_position_teaches_its_theme() -> None:
 def test_a_position_random_play_survives_is_refused_however_long_its_line() -> None:
     tally = Tally()
     line = list(SURVIVED.solution or [])
-    assert examine("tableau.empty", SURVIVED.position, line, "x", tally=tally) is None
+    assert examine("tableau.empty", SURVIVED.position, line, Provenance.deal(0, 0), tally=tally) is None
     assert tally.counts == {"tableau.empty: random play wins": 1}
 
 
 def test_a_position_where_the_belief_changes_nothing_is_refused_with_its_reason() -> None:
     tally = Tally()
-    assert examine("foundation.wrap", MINED.position, list(MINED.solution or []), "x", tally=tally) is None
+    assert examine("foundation.wrap", MINED.position, list(MINED.solution or []), Provenance.deal(0, 0),
+                   tally=tally) is None
     assert tally.counts == {"foundation.wrap: the belief changes nothing here": 1}
 
 
@@ -105,7 +107,7 @@ def test_generate_from_deals_refuses_a_bad_range_and_reports_too_few(tmp_path: P
 ])
 def test_a_mined_batch_is_spread_over_the_ratings(count: int, difficulty: str | None,
                                                   quotas: dict[str, int]) -> None:
-    from agnes_teach.cli.generate import band_quotas
+    from agnes_teach.generator.quota import band_quotas
 
     assert band_quotas(count, difficulty) == quotas
 
@@ -152,7 +154,8 @@ def test_the_generator_keeps_a_margin_under_the_checkers_bar(scenario: object, t
     tally = Tally()
     assert failable_rate(scenario.position, tally) == (rate if kept else None)
     tally = Tally()
-    puzzle = examine(theme, scenario.position, list(scenario.solution or []), "x", tally=tally)
+    puzzle = examine(theme, scenario.position, list(scenario.solution or []), Provenance.deal(0, 0),
+                     tally=tally)
     assert (puzzle is not None) is kept, tally.counts
     if not kept:
         # The proof under the belief comes before random play.  This whole-game position is no

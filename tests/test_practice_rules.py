@@ -190,9 +190,10 @@ def test_each_note_is_heard_once(tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 
 
 def test_a_rules_puzzles_are_numbered_as_its_teachers_sheet_numbers_them() -> None:
+    from agnes_teach.puzzle_library import Selection
     from agnes_teach.registry import RuleId
     from agnes_teach.render.practice import distinct_titles
-    from agnes_teach.render.sheet import Selection, load_items
+    from agnes_teach.render.sheet import load_items
     from agnes_teach.scenario import load_puzzles
 
     folder = LIBRARY / "reserve.top"

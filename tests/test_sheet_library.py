@@ -13,12 +13,9 @@ from typer.testing import CliRunner
 
 from agnes_teach.cli import app
 from agnes_teach.cli.options import parse_difficulties, parse_mix, parse_themes
+from agnes_teach.puzzle_library import Selection, library_folder
 from agnes_teach.registry import Difficulty, RuleId
-from agnes_teach.render.sheet import (
-    Selection,
-    library_folder,
-    load_items,
-)
+from agnes_teach.render.sheet import load_items
 from agnes_teach.scenario import load_puzzles
 
 ROOT = Path(__file__).resolve().parent.parent

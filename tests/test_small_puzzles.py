@@ -17,7 +17,7 @@ from agnes_teach.cards import parse_cards
 from agnes_teach.checker import check_scenario
 from agnes_teach.generator.core import Puzzle
 from agnes_teach.generator.output import scenario_data
-from agnes_teach.generator.reduce import Search, find
+from agnes_teach.generator.pipeline import Search, find
 from agnes_teach.position import Position, parse_position
 from agnes_teach.profile import get_profile
 from agnes_teach.registry import RuleId

@@ -18,8 +18,9 @@ from agnes_teach import i18n
 from agnes_teach.engine import apply_unchecked
 from agnes_teach.moves import Move
 from agnes_teach.position import Position
+from agnes_teach.puzzle_library import library_folder
 from agnes_teach.registry import RuleId, Task
-from agnes_teach.render.sheet import answer, key_line, library_folder, refuted_text
+from agnes_teach.render.sheet import answer, key_line, refuted_text
 from agnes_teach.scenario import Scenario, load_scenario, scenario_files
 from agnes_teach.solver import canonical_key
 from agnes_teach.tagger.answer import Answer, analyse

@@ -1,7 +1,7 @@
 """The puzzle library as the classroom sees it: every installed scenario by its id.
 
 The library is read once when the server starts (a few dozen small files).
-Choosing by theme is the worksheet's choice (``render.sheet.select_puzzles``
+Choosing by theme is the worksheet's choice (``puzzle_library.select_puzzles``
 over the small puzzles), so ``--theme T --count N`` on paper and in class
 give the same puzzles.
 """
@@ -13,15 +13,15 @@ from functools import cache
 
 from .. import i18n
 from ..errors import InputError
-from ..registry import Difficulty, RuleId
-from ..render.practice import practice_task
-from ..render.sheet import (
+from ..puzzle_library import (
     LIBRARY_PUZZLES,
     Selection,
     difficulty_order,
     library_folder,
     select_puzzles,
 )
+from ..registry import Difficulty, RuleId
+from ..render.practice import practice_task
 from ..scenario import Scenario, load_scenarios, scenario_files
 
 # The library's folders a puzzle id is looked up in: the small puzzles first (what themes draw from).

@@ -5,7 +5,8 @@ from __future__ import annotations
 import json
 import re
 import sys
-from collections.abc import Callable, Iterable
+from collections.abc import Iterator
+from contextlib import contextmanager
 from enum import StrEnum
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
@@ -13,12 +14,20 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 
 from ..errors import InputError, Problem
-from ..generator import generate
 from ..generator.canonical import puzzle_key
 from ..generator.core import Puzzle
 from ..generator.output import puzzle_id, scenario_data, to_yaml, write_puzzles
+from ..generator.pipeline import (
+    DEALS_PER_SEED,
+    IN_THIS_PROCESS,
+    Workers,
+    composed_numbers,
+    generate,
+    max_run_seed,
+)
+from ..generator.quota import band_picker, small_quota, task_rotation
 from ..generator.themes import unavailable
-from ..limits import MAX_GENERATE
+from ..limits import MAX_GENERATE, check_workers
 from ..profile import DEFAULT_PROFILE, Profile, get_profile
 from ..registry import GENERATED_TASKS, Difficulty, Task
 from ..scenario import load_scenario, scenario_files
@@ -31,8 +40,6 @@ from .options import JsonOption, ParentsOption, ProfileOption, check_out
 
 app = typer.Typer()  # joined, without a name, into the root app of agnes_teach.cli
 SOURCES = ("small", "built", "deals")  # small (the default): layouts or critical moments cut down (reduce.py)
-TASK_ROTATION = (Task.KEY_MOVE, Task.WIN, Task.TRAP)  # small puzzles take the task forms in turn
-DEALS_PER_SEED = 1000  # without --deals, a small run composes layouts SEED*1000+1 .. SEED*1000+1000
 
 if TYPE_CHECKING:
     ThemeName = str
@@ -89,6 +96,15 @@ def generate_command(
                                  "order (e.g. 1-200 or 5,9,20-40). Without it, small composes layouts "
                                  "numbered SEED*1000+1 to SEED*1000+1000, and deals mines 1-1000.")
     ] = None,
+    workers: Annotated[
+        int, typer.Option("--workers", help="Search in this many processes (small and built puzzles); "
+                          "the same seed writes the same files whatever the number.")
+    ] = 1,
+    scheduler: Annotated[
+        str | None, typer.Option("--scheduler", help="Search on a Dask cluster: the address of its scheduler "
+                                 "(e.g. tcp://10.0.0.5:8786; needs the 'distributed' package); the same "
+                                 "files as without it.")
+    ] = None,
     as_json: JsonOption = False,
     parents: ParentsOption = False,
 ) -> None:
@@ -123,16 +139,20 @@ def generate_command(
       agnes-teach generate --theme stock.deal --count 3 --source deals \\
         --deals 1-100 --out mined
     """
-    # Plain strings from here on: the enums only serve --help and completion (and YAML cannot write them).
+    # The registry's vocabulary from here on: the choice enums only serve --help and completion.
     theme = str(theme)
     source = str(source)
-    task = str(task) if task is not None else None
-    difficulty = str(difficulty) if difficulty is not None else None
-    _check_request(theme, task, difficulty, count, source)
-    seed = _run_seed(seed, source if deals is None else "deals")
+    _check_request(theme, str(task) if task else None, str(difficulty) if difficulty else None, count, source)
+    wanted_task = Task(str(task)) if task is not None else None
+    rating = Difficulty(str(difficulty)) if difficulty is not None else None
+    check_workers(workers)
+    if workers > 1 and source == "deals":
+        raise InputError("--workers: mined puzzles (--source deals) are searched in one process; "
+                         "drop --workers or use --source small")
     composed = deals is None and source == "small"
+    seed = _run_seed(seed, source if deals is None else "deals", composed)
     if composed:
-        deals = f"{seed * DEALS_PER_SEED + 1}-{(seed + 1) * DEALS_PER_SEED}"
+        deals = composed_numbers(seed)
     deals = deals or "1-1000"
     deal_numbers = parse_deal_ranges(deals) if source != "built" else None
     if max_seconds <= 0:
@@ -145,17 +165,31 @@ def generate_command(
     why = unavailable(theme, chosen, source)
     if why is not None:
         raise InputError(why)
-    if task is not None and source != "small" and task not in theme_for(theme, chosen.id).tasks:
+    if wanted_task is not None and source != "small" and wanted_task not in theme_for(theme, chosen.id).tasks:
         has = ", ".join(theme_for(theme, chosen.id).tasks)
-        raise InputError(f"the theme {theme} has no {task} puzzles (it has: {has})")
+        raise InputError(f"the theme {theme} has no {wanted_task} puzzles (it has: {has})")
     taken = _avoided_keys(avoid)
     tally = Tally()
-    puzzles = _find_puzzles(theme, count, seed, chosen, difficulty, task, taken, max_seconds, teach,
-                            deal_numbers, source, composed, tally)
+    with _workers(workers, scheduler) as where:
+        puzzles = _find_puzzles(theme, count, seed, chosen, rating, wanted_task, taken, max_seconds, teach,
+                                deal_numbers, source, composed, tally, where)
     if len(puzzles) < count:
-        _partial(puzzles, seed, out, as_json, _too_few(len(puzzles), count, theme, task, difficulty, teach,
+        _partial(puzzles, seed, out, as_json, _too_few(len(puzzles), count, theme, wanted_task, rating, teach,
                  max_seconds, deals if deal_numbers is not None else None, source, composed, tally))
     _write(puzzles, seed, out, as_json)
+
+
+@contextmanager
+def _workers(workers: int, scheduler: str | None) -> Iterator[Workers]:
+    """Where the search runs: `workers` local processes, or the Dask cluster at `scheduler` (reached
+    before the search: a wrong address costs no time)."""
+    if scheduler is None:
+        yield Workers(workers)
+        return
+    from .cluster import connect
+
+    with connect(scheduler) as client:
+        yield Workers(cluster=client)
 
 
 def _check_request(theme: str, task: str | None, difficulty: str | None, count: int, source: str) -> None:
@@ -172,18 +206,23 @@ def _check_request(theme: str, task: str | None, difficulty: str | None, count: 
         raise InputError(f"--count must be 1 to {MAX_GENERATE} (at most {MAX_GENERATE} puzzles per run)")
 
 
-def _run_seed(seed: int | None, source: str) -> int:
+def _run_seed(seed: int | None, source: str, composed: bool = False) -> int:
     """--seed, or the seed a run without one uses: 0 for mined puzzles of given deals, else a random
-    one (printed; a small run without --deals mines the seed's own thousand deals)."""
+    one (printed; a small run without --deals composes the seed's own thousand layouts, so its
+    seed is drawn, and must lie, where those numbers are deal numbers)."""
     if seed is None and source == "deals":
         seed = 0  # a mined puzzle depends on its deal alone
     if seed is None:
         import random
 
-        seed = random.SystemRandom().randrange(2**31)
+        seed = random.SystemRandom().randint(0, max_run_seed())
         print(f"seed {seed} (pass --seed {seed} to write the same files again)", file=sys.stderr)
     if seed < 0:
         raise InputError("--seed must be 0 or more")
+    if composed and seed > max_run_seed():
+        raise InputError(f"--seed must be 0 to {max_run_seed()} for composed layouts (they are "
+                         f"numbered SEED*{DEALS_PER_SEED}+1 to SEED*{DEALS_PER_SEED}+{DEALS_PER_SEED}); "
+                         "or give --deals")
     return seed
 
 
@@ -196,10 +235,10 @@ def _avoided_keys(avoid: list[Path] | None) -> set[str]:
     return taken
 
 
-def _find_puzzles(theme: str, count: int, seed: int, profile: Profile, difficulty: str | None,
-                  task: str | None, taken: set[str], max_seconds: float, teach: bool,
+def _find_puzzles(theme: str, count: int, seed: int, profile: Profile, difficulty: Difficulty | None,
+                  task: Task | None, taken: set[str], max_seconds: float, teach: bool,
                   deal_numbers: DealRanges | None, source: str, composed: bool = False,
-                  tally: Tally | None = None) -> list[Puzzle]:
+                  tally: Tally | None = None, workers: Workers = IN_THIS_PROCESS) -> list[Puzzle]:
     """Build (or, with deal numbers, mine or compose) the puzzles, with a progress bar on stderr."""
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
@@ -216,19 +255,29 @@ def _find_puzzles(theme: str, count: int, seed: int, profile: Profile, difficult
         def show(found: int, tried: int) -> None:
             bar.update(job, completed=found, tried=tried)
 
+        def show_number(deal: int, tried: int, found: int) -> None:
+            bar.update(job, completed=found, tried=tried, deal=deal)
+
         if deal_numbers is None:
             return generate(theme, count, seed, profile, difficulty=difficulty, task=task, avoid=taken,
-                            max_seconds=max_seconds, teach=teach, progress=show)
+                            max_seconds=max_seconds, teach=teach, progress=show, workers=workers)
         if source == "small":
-            return _reduce(theme, count, deal_numbers, profile, difficulty, task, taken, max_seconds,
-                           lambda deal, tried, found: bar.update(job, completed=found, tried=tried,
-                                                                 deal=deal), composed, tally)
-        return _mine(theme, count, deal_numbers, profile, difficulty, task, taken, max_seconds,
-                     lambda deal, tried, found: bar.update(job, completed=found, tried=tried, deal=deal))
+            from ..generator.pipeline import Search, find
+
+            search = Search(theme, count, tasks=task_rotation(task),
+                            wanted=small_quota(count, difficulty, task))
+            return find(search, deal_numbers, profile, avoid=taken, max_seconds=max_seconds,
+                        composed=composed, progress=show_number, tally=tally, workers=workers)
+        from ..generator.mining import mine
+
+        accept, rating_open = band_picker(count, difficulty, task)
+        found = mine([theme], deal_numbers, profile, want={theme: count}, avoid=taken,
+                     max_seconds=max_seconds, accept=accept, rating_open=rating_open, progress=show_number)
+        return [f.puzzle for f in found]
 
 
-def _too_few(found: int, count: int, theme: str, task: str | None, difficulty: str | None, teach: bool,
-             max_seconds: float, deals: str | None, source: str = "deals",
+def _too_few(found: int, count: int, theme: str, task: Task | None, difficulty: Difficulty | None,
+             teach: bool, max_seconds: float, deals: str | None, source: str = "deals",
              composed: bool = False, tally: Tally | None = None) -> str:
     """What a run that found fewer puzzles than --count says (`deals`: the --deals mined); for
     small puzzles it names what failed most often (`tally`)."""
@@ -286,74 +335,6 @@ def _write(puzzles: list[Puzzle], seed: int, out: Path, as_json: bool) -> None:
     print(f"wrote {len(files)} {noun} to {out}", file=sys.stderr)
     if as_json:
         print(json.dumps({"written": [str(out / name) for name, _ in files]}))
-
-
-def band_quotas(count: int, difficulty: str | None) -> dict[str, int]:
-    """How many puzzles of each rating a run wants: all of --difficulty, else a spread (easy first)."""
-    if difficulty is not None:
-        return {difficulty: count}
-    return {d: count // 3 + (i < count % 3) for i, d in enumerate(Difficulty)}
-
-
-def band_picker(count: int, difficulty: str | None, task: str | None = None
-                ) -> tuple[Callable[[Puzzle], bool], Callable[[str, str], bool]]:
-    """(accept, rating_open) for ``mine``: take puzzles of the wanted task while their rating's quota
-    (``band_quotas``) lasts, and skip positions of a full rating early."""
-    quotas = band_quotas(count, difficulty)
-
-    def accept(puzzle: Puzzle) -> bool:
-        if task not in (None, puzzle.task) or quotas.get(puzzle.difficulty, 0) == 0:
-            return False
-        quotas[puzzle.difficulty] -= 1
-        return True
-
-    def rating_open(_theme: str, rating: str) -> bool:
-        return quotas.get(rating, 0) > 0
-
-    return accept, rating_open
-
-
-def _mine(theme: str, count: int, deals: Iterable[int], profile: Profile, difficulty: str | None,
-          task: str | None, taken: set[str], max_seconds: float,
-          progress: Callable[[int, int, int], None]) -> list[Puzzle]:
-    """`count` mined puzzles of the wanted task, spread over the ratings (or all of --difficulty),
-    in deal order."""
-    from ..generator.mining import mine
-
-    accept, rating_open = band_picker(count, difficulty, task)
-    found = mine([theme], deals, profile, want={theme: count}, avoid=taken, max_seconds=max_seconds,
-                 accept=accept, rating_open=rating_open, progress=progress)
-    return [f.puzzle for f in found]
-
-
-def small_quota(count: int, difficulty: str | None, task: str | None = None) -> Callable[[Puzzle], bool]:
-    """Accept small puzzles of the wanted task, at most a third of the run (rounded up) per rating,
-    or all of --difficulty: a count of 1 takes whatever rating comes first."""
-    quotas: dict[str, int] = {str(d): -(-count // 3) for d in Difficulty} if difficulty is None \
-        else {difficulty: count}
-
-    def accept(puzzle: Puzzle) -> bool:
-        if task not in (None, puzzle.task) or quotas.get(puzzle.difficulty, 0) == 0:
-            return False
-        quotas[puzzle.difficulty] -= 1
-        return True
-
-    return accept
-
-
-def _reduce(theme: str, count: int, deals: Iterable[int], profile: Profile, difficulty: str | None,
-            task: str | None, taken: set[str], max_seconds: float,
-            progress: Callable[[int, int, int], None], composed: bool = False,
-            tally: Tally | None = None) -> list[Puzzle]:
-    """`count` small puzzles (composed layouts or critical moments, cut down), spread over the ratings
-    and task forms."""
-    from ..generator.reduce import Search, find
-
-    accept = small_quota(count, difficulty, task)
-    tasks = (Task(task),) if task is not None else TASK_ROTATION
-    search = Search(theme, count, tasks=tasks, wanted=accept)
-    return find(search, deals, profile, avoid=taken, max_seconds=max_seconds, composed=composed,
-                progress=progress, tally=tally)
 
 
 def _stderr_console():  # type: ignore[no-untyped-def]

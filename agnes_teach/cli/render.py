@@ -31,7 +31,7 @@ from .options import (
 )
 
 if TYPE_CHECKING:
-    from ..render.sheet import Selection
+    from ..puzzle_library import Selection
 
 app = typer.Typer()  # joined, without a name, into the root app of agnes_teach.cli
 
@@ -104,6 +104,13 @@ MixOption = Annotated[
                  "theme (from PATHS, or the puzzle library without them), in one section with no rule "
                  "headings."),
 ]
+SeedOption = Annotated[
+    int | None,
+    typer.Option("--seed", metavar="S", min=0,
+                 help="With --theme and --count: draw each theme's puzzles at random, a different set for "
+                 "each S and the same for the same S, no puzzle twice (default: spread from the easiest "
+                 "to the hardest)."),
+]
 AnswersOption = Annotated[
     Literal["appendix", "none", "separate"],
     typer.Option("--answers", help="Answer key: appendix (on its own pages at the end), none, or separate "
@@ -118,6 +125,7 @@ def sheet_command(
     paths: SheetPaths = None,
     theme: ThemesOption = None,
     count: CountOption = None,
+    seed: SeedOption = None,
     difficulty: DifficultiesOption = None,
     lang: LangOption = "en",
     paper: Annotated[Literal["a4", "letter"], typer.Option("--paper", help="Paper size.")] = "a4",
@@ -135,12 +143,15 @@ def sheet_command(
     Examples:
       agnes-teach sheet --theme tableau.empty --count 6 --lang ru \\
         --out empty-column.pdf
+      agnes-teach sheet --theme tableau.empty --count 6 --seed 2 \\
+        --out week-2.pdf
       agnes-teach sheet puzzles --mix tableau.empty=2,stock.deal=2 --lang ru \\
         --out review.pdf
     """
-    from ..render.sheet import Selection, build_sheet
+    from ..puzzle_library import Selection
+    from ..render.sheet import build_sheet
 
-    selection = Selection(parse_themes(theme or []), parse_difficulties(difficulty or []), count)
+    selection = Selection(parse_themes(theme or []), parse_difficulties(difficulty or []), count, seed)
     _check_selection(bool(paths), selection, mix)
     wanted = parse_mix(mix) if mix is not None else None
     check_out(out, parents)
@@ -156,6 +167,8 @@ def _check_selection(has_paths: bool, selection: Selection, mix: str | None) -> 
         raise InputError("give --theme or --mix, not both (--mix THEME=N already names the themes)")
     if selection.count is not None and not selection.themes:
         raise InputError("--count needs --theme (with --mix, THEME=N gives each theme's count)")
+    if selection.seed is not None and selection.count is None:
+        raise InputError("--seed needs --theme and --count (it draws COUNT puzzles of each theme)")
     if not (has_paths or selection.themes or mix is not None):
         raise InputError("give scenario FILES, --theme T or --mix THEME=N,... "
                          "(e.g. agnes-teach sheet --theme tableau.empty --out sheet.pdf)")
@@ -212,7 +225,7 @@ def guide_command(
 
 def _demo_puzzles() -> Path:
     """The fixed demo puzzle set, from the installed library (found from any folder)."""
-    from ..render.sheet import library_folder
+    from ..puzzle_library import library_folder
 
     return library_folder("demo")
 
@@ -259,8 +272,9 @@ def demo_command(
     Example:
       agnes-teach demo --out build
     """
+    from ..puzzle_library import Selection
     from ..render.guide import build_guide
-    from ..render.sheet import Selection, build_sheet
+    from ..render.sheet import build_sheet
     from ..scenario import load_puzzles
 
     langs = language_list(lang)

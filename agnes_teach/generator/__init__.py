@@ -6,9 +6,11 @@ theme needs, the theme registry, ``agnes_teach.themes``.
 """
 
 from .canonical import puzzle_key
-from .core import GENERATOR_VERSION, Puzzle, Tally, candidate, generate
+from .core import GENERATOR_VERSION, Puzzle, Tally, candidate
+from .pipeline import Workers, generate
+from .provenance import Provenance, SourceKind
 
 __all__ = [
-    "GENERATOR_VERSION", "Puzzle", "Tally",
+    "GENERATOR_VERSION", "Provenance", "Puzzle", "SourceKind", "Tally", "Workers",
     "candidate", "generate", "puzzle_key",
 ]

@@ -1,16 +1,16 @@
-"""The generation loop: build a candidate around the lesson, filter cheaply, explore, prove, rate.
+"""The built source's stages and the typed ``Puzzle`` every source ends in.
 
-Every candidate has its own seed, derived from the run's seed, and everything
-about it follows from that seed: the generator iterates only over lists in a
-fixed order and budgets searches by states, never by the clock, so a run is
-reproducible byte for byte.
+A built candidate is laid out around the lesson by its theme's builder, filtered cheaply,
+explored, proved and rated (``candidate``); the run that draws the candidates and takes their
+puzzles is the pipeline's (``generator.pipeline.generate``). Every candidate has its own seed,
+derived from the run's seed, and everything about it follows from that seed: the generator
+iterates only over lists in a fixed order and budgets searches by states, never by the clock, so
+a run is reproducible byte for byte.
 """
 
 from __future__ import annotations
 
 import random
-import time
-from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from ..engine import apply_unchecked, legal_moves, refusal
@@ -20,7 +20,7 @@ from ..limits import CANDIDATE_MAX_STATES
 from ..moves import Move
 from ..position import Position
 from ..profile import Profile
-from ..registry import Difficulty, Task, Verdict
+from ..registry import Difficulty, RuleId, Task, Verdict
 from ..solver import solve
 from ..tagger.detectors import LESSON_WINDOW, Lesson, rule_of
 from ..tagger.distractors import Distractor, tempting_loss
@@ -35,9 +35,10 @@ from ..tagger.players import (
 )
 from ..tagger.small import Tally
 from ..tagger.teaching import MIN_FIRST_MOVES, MIN_TRAP_LOSING, MIN_WRONG_FIRST, distinct_children, rating_of
-from ..themes import Theme, theme_for
+from ..themes import Theme
 from .answer_key import AnswerKey
 from .canonical import puzzle_key
+from .provenance import Provenance, SourceKind
 
 GENERATOR_VERSION = "agnes-teach-generator 2"
 SOLVER_NODES = 200_000  # the proof budget (states, not seconds, so runs are reproducible)
@@ -45,27 +46,37 @@ SOLVER_NODES = 200_000  # the proof budget (states, not seconds, so runs are rep
 
 @dataclass
 class Puzzle:
-    theme: str
-    task: str
-    seed: int
+    """A proved puzzle, whichever source it came from, as the pipeline hands it to the writer."""
+
+    theme: RuleId
+    task: Task
     position: Position
     solution: list[Move]
     distractor: Distractor
-    difficulty: str
+    difficulty: Difficulty
     score: float
     key: str
+    source: Provenance
     key_move: Move | None = None
     trap_move: Move | None = None
     stats: dict[str, float] = field(default_factory=dict)
-    size: int = 0
     stock_shown: bool = False  # the sheet must draw the stock face up (its order decides the claims)
     hidden_stock: str | None = None  # how the claims were shown to hold for every hidden order
-    source: str = "built"
     # Reduced puzzles (generator/reduce.py): each one-step reduction and the criterion it breaks.
     economy: dict[str, str] = field(default_factory=dict)
     minimal: bool | None = None
     reduced: tuple[str, ...] = ()  # the reductions applied to the critical moment
     answer_key: AnswerKey | None = None  # the exact key (shortest answer, losing first moves, rating)
+
+    @property
+    def seed(self) -> int:
+        """The number the puzzle grew from: a built candidate's seed, a deal's or a layout's number."""
+        return self.source.number
+
+    @property
+    def size(self) -> int:
+        """A built candidate's size (0 for a puzzle of a deal or a layout)."""
+        return self.source.step if self.source.kind is SourceKind.BUILT else 0
 
 
 # ------------------------------------------------------------------ lines
@@ -172,14 +183,22 @@ def failable_rate(pos: Position, tally: Tally) -> float | None:
     return rate
 
 
-def _fair(pos: Position, key_move: Move | None, trap_move: Move | None) -> tuple[bool, str | None]:
+def claimed_trap(key_move: Move | None, trap_move: Move | None, distractor: Distractor) -> Move | None:
+    """The move a file claims loses: the trap, or a win puzzle's legal tempting move (written as
+    ``expect.trap_move`` too, so it is proved as well)."""
+    return trap_move or (distractor.move if distractor.rule is None and key_move is None else None)
+
+
+def fair_stock(pos: Position, key_move: Move | None, trap_move: Move | None,
+               distractor: Distractor) -> tuple[bool, str | None]:
     """(stock shown, argument): a claim about a hidden stock must hold for every order of it,
     checked order by order; otherwise the sheet shows the stock face up."""
     if not pos.stock:
         return False, None
-    if key_move is None and trap_move is None:
+    trap = claimed_trap(key_move, trap_move, distractor)
+    if key_move is None and trap is None:
         return True, None  # a win line depends on the order the cards come in: show it
-    claim = key_move_claim(key_move) if key_move is not None else status_claim(trap_move, Verdict.LOST)
+    claim = key_move_claim(key_move) if key_move is not None else status_claim(trap, Verdict.LOST)
     fairness = claim_holds_for_every_order(pos, claim)
     if fairness.proved:
         won = claim_holds_for_every_order(pos, status_claim(None, Verdict.WON))
@@ -218,7 +237,7 @@ def _trim(pos: Position, line: list[Move], keep: int) -> list[Move]:
 # --------------------------------------------------------------- candidates
 
 
-def _built_position(theme: Theme, task: str, profile: Profile, seed: int, size: int,
+def _built_position(theme: Theme, task: Task, profile: Profile, seed: int, size: int,
                     tally: Tally) -> Position | None:
     """The candidate's position, laid out by the theme's builder, when it offers a choice."""
     rng = random.Random(f"{theme.id}/{task}/{profile.id}/{size}/{seed}")
@@ -241,7 +260,7 @@ def _built_position(theme: Theme, task: str, profile: Profile, seed: int, size: 
     return pos
 
 
-def _lesson_of(graph: GameGraph, theme: Theme, task: str, pos: Position, losing: tuple[Move, ...],
+def _lesson_of(graph: GameGraph, theme: Theme, task: Task, pos: Position, losing: tuple[Move, ...],
                tally: Tally) -> tuple[list[Move], Move | None] | None:
     """(the winning line that teaches, the key move of a key-move task)."""
     if task == Task.KEY_MOVE:
@@ -262,7 +281,7 @@ def _lesson_of(graph: GameGraph, theme: Theme, task: str, pos: Position, losing:
     return found, None
 
 
-def _tempting_moves(theme: Theme, task: str, pos: Position, tail: tuple[Move, ...], losing: tuple[Move, ...],
+def _tempting_moves(theme: Theme, task: Task, pos: Position, tail: tuple[Move, ...], losing: tuple[Move, ...],
                     tally: Tally) -> tuple[Distractor, Move | None] | None:
     """(the distractor, the trap move of a trap task) offered beside the lesson's `tail`."""
     distractor = theme.tempting(pos, tail, losing)
@@ -288,8 +307,8 @@ def _tempting_moves(theme: Theme, task: str, pos: Position, tail: tuple[Move, ..
     return distractor, trap_move
 
 
-def _teaches(graph: GameGraph, theme: Theme, task: str, pos: Position, distractor: Distractor, decisions: int,
-             tally: Tally) -> bool:
+def _teaches(graph: GameGraph, theme: Theme, task: Task, pos: Position, distractor: Distractor,
+             decisions: int, tally: Tally) -> bool:
     """--teach's tests after the search: enough wrong first moves, a decision point, and the
     position lost under the theme's misconception."""
     wrong = len({puzzle_key(graph.states[j]) for _, j in graph.edges[0] if graph.win_distance[j] is None})
@@ -308,7 +327,7 @@ def _teaches(graph: GameGraph, theme: Theme, task: str, pos: Position, distracto
     return True
 
 
-def candidate(theme: Theme, task: str, profile: Profile, seed: int, size: int,
+def candidate(theme: Theme, task: Task, profile: Profile, seed: int, size: int,
               tally: Tally | None = None, teach: bool = False) -> Puzzle | None:
     """The puzzle grown from one candidate seed, or None (the reason goes to `tally`)."""
     tally = tally or Tally()
@@ -345,11 +364,9 @@ def candidate(theme: Theme, task: str, profile: Profile, seed: int, size: int,
     if task != Task.WIN:
         line = _trim(pos, line, lesson_at + 2)
     # A legal distractor of a win puzzle is written as expect.trap_move: prove it too.
-    claimed_trap = trap_move or (distractor.move if distractor.rule is None and key_move is None else None)
-    if not _proved(pos, key_move, claimed_trap):
+    if not _proved(pos, key_move, claimed_trap(key_move, trap_move, distractor)):
         tally.add("solver did not confirm")
         return None
-    stock_shown, hidden = _fair(pos, key_move, claimed_trap)
     decisions = int(stats["decisions"])
     if rate_random is None:
         rate_random = random_win_rate(pos) or 0.0
@@ -360,69 +377,12 @@ def candidate(theme: Theme, task: str, profile: Profile, seed: int, size: int,
     if rated is None:
         tally.add("too few decision points for its random-play rate")
         return None
-    return Puzzle(theme.id, task, seed, pos, line, distractor, rated, score,
-                  puzzle_key(pos), key_move, trap_move, stats, size, stock_shown, hidden)
+    # A hidden stock is judged by the pipeline's one fairness stage (pipeline.hidden_stock_fair).
+    return Puzzle(theme.rule, task, pos, line, distractor, rated, score, puzzle_key(pos),
+                  Provenance.built(seed, size), key_move, trap_move, stats)
 
 
-def pick_task(theme: Theme, rng: random.Random) -> str:
+def pick_task(theme: Theme, rng: random.Random) -> Task:
     weights = {Task.KEY_MOVE: 3, Task.TRAP: 2, Task.WIN: 2}
     tasks = list(theme.tasks)
     return rng.choices(tasks, weights=[weights[t] for t in tasks])[0]
-
-
-def generate(
-    theme_id: str,
-    count: int,
-    seed: int,
-    profile: Profile,
-    *,
-    difficulty: str | None = None,
-    task: str | None = None,
-    avoid: set[str] | None = None,
-    max_attempts: int | None = None,
-    max_seconds: float | None = None,
-    teach: bool = False,
-    progress: Callable[[int, int], None] | None = None,
-    tally: Tally | None = None,
-) -> list[Puzzle]:
-    """`count` verified puzzles for one theme (fewer if `max_attempts` or `max_seconds` runs out).
-
-    `progress(found, attempts)` is called after every candidate.  The clock only
-    stops the run: which puzzles a seed gives never depends on it."""
-    theme = theme_for(theme_id, profile.id)
-    taken = set(avoid or ())
-    master = random.Random(seed)
-    out: list[Puzzle] = []
-    attempts = 0
-    limit = max_attempts if max_attempts is not None else 400 * count + 2000
-    sizes: dict[str, tuple[int, int, int]] = {
-        Difficulty.EASY: (0, 0, 1), Difficulty.MEDIUM: (0, 1, 2), Difficulty.HARD: (1, 2, 2)}
-    deadline = time.monotonic() + max_seconds if max_seconds is not None else None
-    while len(out) < count and attempts < limit:
-        if deadline is not None and time.monotonic() > deadline:
-            break
-        attempts += 1
-        if progress:
-            progress(len(out), attempts)
-        cand_seed = master.randrange(2**31)
-        chooser = random.Random(cand_seed)
-        this_task = task or pick_task(theme, chooser)
-        size = chooser.choice(sizes[difficulty] if difficulty else (0, 1, 2))
-        puzzle = candidate(theme, this_task, profile, cand_seed, size, tally, teach)
-        if puzzle is None:
-            continue
-        if difficulty is not None and puzzle.difficulty != difficulty:
-            if tally:
-                tally.add("other difficulty")
-            continue
-        if puzzle.key in taken:
-            if tally:
-                tally.add("duplicate")
-            continue
-        taken.add(puzzle.key)
-        out.append(puzzle)
-    if progress:
-        progress(len(out), attempts)
-    return out
-
-

@@ -41,7 +41,7 @@ from ..limits import DEAL_NODES, MINED_FIRST_MOVE, MINING_BELIEF_STATES, MINING_
 from ..moves import DEAL_MOVE, Move
 from ..position import Position
 from ..profile import Profile
-from ..registry import Task, Verdict
+from ..registry import Difficulty, Task, Verdict
 from ..solver import solve
 from ..tagger.detectors import LESSON_WINDOW, Lesson
 from ..tagger.distractors import Distractor, tempting_loss
@@ -63,6 +63,7 @@ from ..tagger.teaching import (
 from ..themes import Theme, theme_for
 from .canonical import puzzle_key
 from .core import Puzzle, Tally, failable_rate
+from .provenance import Provenance
 
 TAIL_MOVES = 6  # positions this close to the end are won by anyone
 DECISION_WINDOW = 24
@@ -179,9 +180,9 @@ def _distractor_of(theme: Theme, pos: Position, line: list[Move], losing: tuple[
     return distractor
 
 
-def examine(theme_id: str, pos: Position, line: list[Move], source: str, *, tally: Tally | None = None,
+def examine(theme_id: str, pos: Position, line: list[Move], source: Provenance, *, tally: Tally | None = None,
             nodes: int = MINING_VERDICT_NODES, rates: dict[str, float | None] | None = None,
-            rating_open: Callable[[str], bool] | None = None) -> Puzzle | None:
+            rating_open: Callable[[Difficulty], bool] | None = None) -> Puzzle | None:
     """The puzzle at `pos` (won by `line`) for `theme_id`, or None with the reason in `tally`.
 
     Cheapest tests first: the theme on the line, a real choice, the
@@ -229,12 +230,13 @@ def examine(theme_id: str, pos: Position, line: list[Move], source: str, *, tall
     stats = {"random": rate, "decisions": float(decisions), "misconception": believer,
              "first_moves": float(len(verdicts)), "losing_first": float(len(losing)),
              "refute_depth": 1.0 if distractor.rule is None else 0.0, Verdict.UNKNOWN: float(unknown)}
-    return Puzzle(theme_id, task, 0, pos, list(line), distractor, difficulty,
-                  score=1.0 - rate, key=key, key_move=key_move, trap_move=trap_move,
-                  stats=stats, stock_shown=bool(pos.stock), source=source)
+    return Puzzle(theme.rule, task, pos, list(line), distractor, difficulty,
+                  score=1.0 - rate, key=key, source=source, key_move=key_move, trap_move=trap_move,
+                  stats=stats, stock_shown=bool(pos.stock))
 
 
-def _for_theme(rating_open: Callable[[str, str], bool] | None, theme: str) -> Callable[[str], bool] | None:
+def _for_theme(rating_open: Callable[[str, Difficulty], bool] | None,
+               theme: str) -> Callable[[Difficulty], bool] | None:
     if rating_open is None:
         return None
     return lambda band: rating_open(theme, band)
@@ -271,7 +273,7 @@ def mine(themes: Iterable[str], deals: Iterable[int], profile: Profile, *, want:
          avoid: set[str] | None = None, max_seconds: float | None = None, per_deal: int = 2,
          tally: Tally | None = None, progress: Callable[[int, int, int], None] | None = None,
          accept: Callable[[Puzzle], bool] | None = None,
-         rating_open: Callable[[str, str], bool] | None = None,
+         rating_open: Callable[[str, Difficulty], bool] | None = None,
          deal_nodes: int = DEAL_NODES, nodes: int = MINING_VERDICT_NODES) -> list[Found]:
     """Mine the deals in order for puzzles of `themes`, at most `want[theme]` each (default no limit).
 
@@ -311,12 +313,11 @@ def mine(themes: Iterable[str], deals: Iterable[int], profile: Profile, *, want:
                 if full or not _may_start(theme_for(theme, profile.id), k, last_at[theme]):
                     continue
                 examined += 1
-                puzzle = examine(theme, pos, rest, f"deal {number} move {k}", tally=tally, nodes=nodes,
+                puzzle = examine(theme, pos, rest, Provenance.deal(number, k), tally=tally, nodes=nodes,
                                  rates=rates, rating_open=_for_theme(rating_open, theme))
                 if puzzle is None or not _kept(puzzle, taken, accept, tally):
                     continue
                 taken.add(puzzle.key)
-                puzzle.seed = number
                 counts[theme] += 1
                 from_deal[theme] += 1
                 last_at[theme] = k

@@ -13,6 +13,7 @@ from ..tagger.players import RANDOM_PLAYOUTS
 from ..yamlio import dump_yaml
 from .answer_key import keyed_data
 from .core import GENERATOR_VERSION, Puzzle
+from .provenance import SourceKind
 
 TITLE_LANGS = ("en", "ru", "es")
 
@@ -34,12 +35,12 @@ def puzzle_id(puzzle: Puzzle, run_seed: int, number: int) -> str:
     ``theme-d<deal>-m<move>-c<cards>`` for a small one cut down from that moment, and
     ``theme-l<number>-<draw>-c<cards>`` for one cut down from a composed layout."""
     stem = puzzle.theme.replace(".", "-")
-    words = puzzle.source.split()
-    if len(words) == 4 and words[0] == "deal":
+    source = puzzle.source
+    if source.kind is SourceKind.DEAL:
         small = f"-c{int(puzzle.stats['cards'])}" if puzzle.reduced else ""
-        return f"{stem}-d{words[1]}-m{words[3]}{small}"
-    if len(words) == 4 and words[0] == "layout":
-        return f"{stem}-l{words[1]}-{words[3]}-c{int(puzzle.stats['cards'])}"
+        return f"{stem}-d{source.number}-m{source.step}{small}"
+    if source.kind is SourceKind.LAYOUT:
+        return f"{stem}-l{source.number}-{source.step}-c{int(puzzle.stats['cards'])}"
     return f"{stem}-s{run_seed}-{number:03d}"
 
 
@@ -58,13 +59,13 @@ def scenario_data(puzzle: Puzzle, run_seed: int, number: int, size: int | None =
     data: dict[str, Any] = {
         "id": puzzle_id(puzzle, run_seed, number),
         "title": {lang: neutral_title(lang, number) for lang in TITLE_LANGS},
-        "task": puzzle.task,
-        "themes": [puzzle.theme],
+        "task": str(puzzle.task),
+        "themes": [str(puzzle.theme)],
         "position": puzzle.position.to_data(),
         "solution": " ".join(str(m) for m in puzzle.solution),
         "expect": expect,
-        "difficulty": puzzle.difficulty,
-        "source": puzzle.source,
+        "difficulty": str(puzzle.difficulty),
+        "source": puzzle.source.text(),
         "distractor": {
             "move": str(puzzle.distractor.move),
             "refuted": f"refused by {puzzle.distractor.rule}" if puzzle.distractor.rule else "proved to lose",
@@ -84,8 +85,9 @@ def scenario_data(puzzle: Puzzle, run_seed: int, number: int, size: int | None =
         data["economy"] = dict(puzzle.economy)
     if puzzle.reduced:
         data["reduced"] = len(puzzle.reduced)
-    if puzzle.source == "built":  # a mined puzzle depends on its deal alone
-        data["seed"] = {"run": run_seed, "candidate": puzzle.seed, "size": puzzle.size}
+    seed = puzzle.source.seed_data(run_seed)  # a mined or composed puzzle depends on its number alone
+    if seed is not None:
+        data["seed"] = seed
     if puzzle.stock_shown:
         data["stock_shown"] = True
     if puzzle.hidden_stock is not None:

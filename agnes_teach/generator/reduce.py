@@ -31,8 +31,8 @@ from __future__ import annotations
 
 import heapq
 import time
-from collections.abc import Callable, Iterable, Iterator
-from dataclasses import dataclass, field
+from collections.abc import Iterator
+from dataclasses import dataclass
 
 from ..deal import deal as deal_position
 from ..engine import apply_unchecked, home_run
@@ -62,10 +62,10 @@ from ..tagger.small import (
 )
 from ..tagger.teaching import MIN_TRAP_LOSING, MIN_WRONG_FIRST, trap_shape
 from ..themes import Theme, theme_for
-from .answer_key import KeyProblem, answer_key
+from .answer_key import AnswerKey, KeyProblem, answer_key
 from .canonical import puzzle_key
-from .compose import layouts
 from .core import Puzzle
+from .provenance import Provenance
 
 SEARCH_POSITIONS = 300  # positions the reducer examines from one critical moment
 LAYOUT_POSITIONS = 60  # and from one composed layout (already small: most of its cuts are decided at once)
@@ -178,7 +178,7 @@ def critical_moments(number: int, profile: Profile, theme_id: str,
 # ------------------------------------------------------------------ puzzles
 
 
-def _claims(theme: Theme, reduced: Reduced, want: Task | None,
+def _claims(theme: Theme, judged: Judged, want: Task | None,
             lone_traps: bool = False) -> tuple[Task, Move | None, Move | None, Distractor] | None:
     """(task, key move, trap move, distractor): a key move when the rule decides at the start and
     the first move is the only one; a trap when a tempting first move loses; else win in N moves.
@@ -186,7 +186,6 @@ def _claims(theme: Theme, reduced: Reduced, want: Task | None,
     Issue 28 prefers traps where exactly one tempting move loses: a *lone* trap whose one losing
     first move is one the theme's believer picks (``TrapShape.lone_believer_trap``) is offered
     before a win; with `lone_traps` no other trap is offered at all."""
-    judged = reduced.judged
     assert judged.answer is not None
     pos, line = judged.kept.position, judged.kept.line
     first = judged.answer.decisions[0] if judged.answer.decisions else None
@@ -216,25 +215,27 @@ def _claims(theme: Theme, reduced: Reduced, want: Task | None,
             tempting if task == Task.TRAP else None, distractor)
 
 
-def as_puzzle(theme_id: str, reduced: Reduced, source: str, want: Task | None = None,
-              lone_traps: bool = False) -> Puzzle | None:
-    """The reduced position as a puzzle of the generator's shape (None: no tempting move to show).
-    `lone_traps`: a trap only where exactly one first move loses and the believer picks it."""
+@dataclass(frozen=True)
+class Keyed:
+    """A reduced position with its exact key and economy: everything about the puzzle but the task
+    form it is posed as, which the run's rotation chooses when it takes the puzzle (``claimed``)."""
+
+    judged: Judged
+    exact: AnswerKey
+    economy: dict[str, str]
+
+
+def keyed(theme_id: str, reduced: Reduced) -> Keyed | None:
+    """The exact key of a reduced position (issue 28: a shortest answer, the claims exact, the
+    rating from what solving needs), None when it has none or a one-step cut of it with that key's
+    line still meets every criterion (not minimal)."""
     theme = theme_for(theme_id, reduced.judged.kept.position.profile.id)
-    claims = _claims(theme, reduced, want, lone_traps)
-    if claims is None:
-        return None
-    task, key_move, trap_move, distractor = claims
     judged = reduced.judged
     assert judged.answer is not None and judged.random is not None
     kept = judged.kept
-    try:  # issue 28: the key is a shortest answer, the claims exact, the rating from what solving needs
+    try:
         exact = answer_key(kept.position, theme_id, judged.random)
     except (KeyProblem, TooLarge):
-        return None
-    key_first = exact.answers.key[0] if exact.answers.key else None
-    if task == Task.KEY_MOVE and (exact.winning_choices != 1 or key_first is None
-                                  or key_move_problem(kept.position, key_first, theme.lesson_move)):
         return None
     # Minimal with the key's own line: `check --teach` cuts "start after" the key's first move.
     end = kept.position
@@ -244,84 +245,39 @@ def as_puzzle(theme_id: str, reduced: Reduced, source: str, want: Task | None = 
     broken, passing = economy(kept_of(kept.position, line, theme.believer), theme, Verdicts())
     if passing:
         return None
+    return Keyed(judged, exact, broken)
+
+
+def claimed(theme_id: str, found: Keyed, source: Provenance, want: Task | None = None,
+            lone_traps: bool = False) -> Puzzle | None:
+    """The keyed position posed as a puzzle, as the task form `want` if it can be (None: no
+    tempting move to show, or a key-move puzzle whose first move is not the only winning one or
+    not the theme's lesson move). `lone_traps`: a trap only where exactly one first move loses and
+    the believer picks it."""
+    judged, exact = found.judged, found.exact
+    kept = judged.kept
+    theme = theme_for(theme_id, kept.position.profile.id)
+    claims = _claims(theme, judged, want, lone_traps)
+    if claims is None:
+        return None
+    task, key_move, trap_move, distractor = claims
+    key_first = exact.answers.key[0] if exact.answers.key else None
+    if task == Task.KEY_MOVE and (exact.winning_choices != 1 or key_first is None
+                                  or key_move_problem(kept.position, key_first, theme.lesson_move)):
+        return None
+    assert judged.random is not None
     stats = {"random": judged.random, "decisions": float(exact.decisions),
              "misconception": judged.believer or 0.0, "answer": float(exact.answers.length),
              "cards": float(kept.cards), "refute_depth": 1.0 if distractor.rule is None else 0.0}
-    return Puzzle(theme_id, task, 0, kept.position, list(kept.line), distractor, exact.difficulty,
-                  score=exact.score, key=puzzle_key(kept.position), key_move=key_move,
-                  trap_move=trap_move, stats=stats, stock_shown=bool(kept.position.stock), source=source,
-                  economy=broken, minimal=True, reduced=kept.steps, answer_key=exact)
+    return Puzzle(theme.rule, task, kept.position, list(kept.line), distractor, exact.difficulty,
+                  score=exact.score, key=puzzle_key(kept.position), source=source, key_move=key_move,
+                  trap_move=trap_move, stats=stats, stock_shown=bool(kept.position.stock),
+                  economy=found.economy, minimal=True, reduced=kept.steps, answer_key=exact)
 
 
-@dataclass
-class Search:
-    """What a reduction run is after, and how far it got."""
-
-    theme: str
-    count: int
-    tasks: tuple[Task, ...] = ()  # task forms to take in turn (empty: whatever fits)
-    wanted: Callable[[Puzzle], bool] | None = None  # e.g. a quota per rating
-    per_deal: int = 2
-    positions: int = SEARCH_POSITIONS
-    found: list[Puzzle] = field(default_factory=list)
-    moments: int = 0
-    on_found: Callable[[Puzzle], None] | None = None  # called with each puzzle as it is kept
-    # Issue 28: pose a trap only where exactly one first move loses and the theme's believer picks it
-    # (``tagger.teaching.TrapShape.lone_believer_trap``); such a position is offered as a trap first.
-    lone_traps: bool = True
-
-
-def starting_points(number: int, profile: Profile, theme_id: str, composed: bool
-                    ) -> tuple[str, list[tuple[int, Position]]]:
-    """(how a puzzle's source names them, the starting points numbered `number`): the critical
-    moments of deal `number`, later ones first (they are smaller), or the layouts composed for the
-    theme from `number` (``compose.layouts``)."""
-    if composed:
-        return "layout {number} draw {k}", list(layouts(number, profile, theme_id))
-    return "deal {number} move {k}", list(reversed(list(critical_moments(number, profile, theme_id))))
-
-
-def find(search: Search, numbers: Iterable[int], profile: Profile, *, avoid: set[str] | None = None,
-         max_seconds: float | None = None, tally: Tally | None = None, composed: bool = False,
-         progress: Callable[[int, int, int], None] | None = None) -> list[Puzzle]:
-    """Reduce the starting points of `numbers` in order (the critical moments of those deals, or,
-    `composed`, the layouts composed from those numbers) until `search.count` puzzles are found (at
-    most `search.per_deal` from one number, none equal up to symmetry to another or to one in
-    `avoid`). `progress(number, starting points tried, found)` after each one."""
-    tally = tally or Tally()
-    taken = set(avoid or ())
-    deadline = time.monotonic() + max_seconds if max_seconds is not None else None
-    for number in numbers:
-        if len(search.found) >= search.count or (deadline is not None and time.monotonic() > deadline):
-            break
-        from_deal = 0
-        named, points = starting_points(number, profile, search.theme, composed)
-        for k, pos in points:
-            if from_deal >= search.per_deal or len(search.found) >= search.count \
-                    or (deadline is not None and time.monotonic() > deadline):
-                break
-            search.moments += 1
-            reduced = reduce_moment(pos, search.theme, positions=LAYOUT_POSITIONS if composed
-                                    else search.positions, tally=tally,
-                                    deadline=deadline)
-            want = search.tasks[len(search.found) % len(search.tasks)] if search.tasks else None
-            puzzle = as_puzzle(search.theme, reduced, named.format(number=number, k=k), want,
-                               search.lone_traps) \
-                if reduced is not None else None
-            if progress:
-                progress(number, search.moments, len(search.found))
-            if puzzle is None:
-                continue
-            if puzzle.key in taken:
-                tally.add("duplicate")
-                continue
-            if search.wanted is not None and not search.wanted(puzzle):
-                tally.add(f"not wanted ({puzzle.difficulty}, {puzzle.task})")
-                continue
-            taken.add(puzzle.key)
-            puzzle.seed = number
-            search.found.append(puzzle)
-            from_deal += 1
-            if search.on_found is not None:
-                search.on_found(puzzle)
-    return search.found
+def as_puzzle(theme_id: str, reduced: Reduced, source: Provenance, want: Task | None = None,
+              lone_traps: bool = False) -> Puzzle | None:
+    """The reduced position as a puzzle of the generator's shape (None: no key, or no tempting move
+    to show): ``keyed`` and ``claimed`` in one."""
+    found = keyed(theme_id, reduced)
+    return claimed(theme_id, found, source, want, lone_traps) if found is not None else None

@@ -41,6 +41,7 @@ from ..moves import Move
 from ..piles import Pile
 from ..position import Position
 from ..practice import Lead, NoLead, PracticeAnalysis, RefusalKey, analyse
+from ..puzzle_library import difficulty_order
 from ..registry import RuleId, Task
 from ..registry import rule as registry_rule
 from ..scenario import Scenario
@@ -48,7 +49,7 @@ from ..tagger.refutation import Observation, Reason
 from ..tagger.teaching import cards_not_home
 from ..tagger.wording import reason_text
 from .env import environment, read_asset
-from .sheet import difficulty_order, scenario_title
+from .sheet import scenario_title
 from .svg import card_face, card_words, rank_letter
 
 PAGE_BUDGET = 1_500_000  # bytes per practice page, at most

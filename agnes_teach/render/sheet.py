@@ -11,7 +11,6 @@ import logging
 import textwrap
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from importlib import resources
 from pathlib import Path
 
 from markupsafe import Markup
@@ -22,8 +21,9 @@ from ..errors import InputError, Problem
 from ..moves import AmbiguousMoveError, Move, MoveText
 from ..position import Position
 from ..predicates import IllegalMoveError
+from ..puzzle_library import Selection, choose, theme_of
 from ..registry import Difficulty, RuleId, Task
-from ..scenario import Scenario, load_scenarios, scenario_files
+from ..scenario import Scenario
 from ..tagger.answer import MAX_CARDS
 from ..tagger.refutation import Refuted, explain_scenario
 from ..tagger.teaching import cards_not_home
@@ -68,11 +68,6 @@ class SheetItem:
     def explanation(self) -> str | None:
         """The first (most tempting) wrong move's explanation, if the key has one."""
         return self.why[0] if self.why else None
-
-
-def difficulty_order(sc: Scenario) -> int:
-    """Where a puzzle sorts, easy to hard; an unrated one among the medium ones."""
-    return (sc.difficulty or Difficulty.MEDIUM).order
 
 
 def difficulty_label(difficulty: Difficulty | None, lang: str) -> str | None:
@@ -237,147 +232,6 @@ def scenario_title(sc: Scenario, lang: str) -> str:
     return sc.title.get(lang) or sc.title.get("en") or sc.id
 
 
-LIBRARY_PACKAGE = "agnes_teach.puzzles"  # the repository's puzzles/, installed inside the package
-LIBRARY_PUZZLES = "small"  # what a sheet draws from when no file is named: the small puzzles (issue 20)
-COPY_PREFIX = "demo-"  # a copied puzzle's id: the prefix and its source's id (puzzles/build-demo.sh)
-
-
-def library_folder(*parts: str) -> Path:
-    """A folder of the installed puzzle library (``small`` when no part is given).
-
-    Read through importlib.resources, so an editable install and a wheel find the same files."""
-    folder = resources.files(LIBRARY_PACKAGE).joinpath(*(parts or (LIBRARY_PUZZLES,)))
-    return Path(str(folder))
-
-
-@dataclass(frozen=True)
-class Selection:
-    """Which puzzles of the files (or of the library) a sheet prints: `themes` in that order,
-    each easy to hard; `difficulties` filters (empty: all); `count` per theme (None: all)."""
-
-    themes: tuple[RuleId, ...] = ()
-    difficulties: frozenset[Difficulty] = frozenset()
-    count: int | None = None
-
-
-def _puzzles(n: int) -> str:
-    return f"{n} puzzle" if n == 1 else f"{n} puzzles"
-
-
-def _easy_to_hard(sc: Scenario) -> tuple[int, str]:
-    return difficulty_order(sc), sc.id
-
-
-def _spread(have: list[Scenario], count: int | None) -> list[Scenario]:
-    """`count` of the puzzles sorted easy to hard, spread evenly from the easiest to the hardest."""
-    if count is None or count >= len(have):
-        return have
-    if count == 1:
-        return have[:1]
-    step = (len(have) - 1) / (count - 1)  # at least 1, so no puzzle is taken twice
-    return [have[round(i * step)] for i in range(count)]
-
-
-def _ratings(have: Sequence[Scenario]) -> str:
-    """"3 easy, 5 medium" for the puzzles of a theme, to say what a filter left out."""
-    counts = {d: sum(1 for s in have if (s.difficulty or Difficulty.MEDIUM) == d) for d in Difficulty}
-    return ", ".join(f"{n} {d}" for d, n in counts.items() if n)
-
-
-def _by_theme(loaded: list[Scenario], selection: Selection, where: str,
-              note: Callable[[str], None]) -> list[Scenario]:
-    """The selection's themes in order, each easy to hard then by id; InputError for a theme with none."""
-    chosen: list[Scenario] = []
-    missing: list[str] = []
-    for theme in selection.themes:
-        on_theme = [s for s in loaded if _theme(s) == theme]
-        have = sorted((s for s in on_theme if _rated(s, selection.difficulties)), key=_easy_to_hard)
-        if not have:
-            rated = " rated " + "/".join(d for d in Difficulty if d in selection.difficulties) \
-                if selection.difficulties else ""
-            found = f" (it has {_ratings(on_theme)})" if on_theme else _themes_there(loaded)
-            missing.append(f"no puzzle on {theme}{rated} in {where}{found}")
-            continue
-        if selection.count is not None and len(have) < selection.count:
-            note(f"--theme {theme}: {_puzzles(len(have))} found, {selection.count} asked; the sheet has "
-                 f"{'it' if len(have) == 1 else f'those {len(have)}'}")
-        chosen.extend(_spread(have, selection.count))
-    if missing:
-        raise InputError([Problem(text) for text in missing])
-    return chosen
-
-
-def select_puzzles(loaded: list[Scenario], selection: Selection, where: str = "the puzzle library",
-                   note: Callable[[str], None] | None = None) -> list[Scenario]:
-    """The puzzles of `loaded` a sheet of `selection` prints, in its order, without drawing them: a
-    duplicate left out, then each theme easy to hard, spread over the ratings (``sheet --theme``'s choice,
-    which the classroom's assignments by theme take too). InputError for a theme with none."""
-    tell = note or (lambda _text: None)
-    return _by_theme(_unique(loaded, tell)[0], selection, where, tell)
-
-
-def _themes_there(loaded: list[Scenario]) -> str:
-    """The themes the puzzles do have, so a message can suggest one."""
-    themes = sorted({t for t in (_theme(s) for s in loaded) if t is not None})
-    return f" (its themes: {', '.join(themes)})" if themes else ""
-
-
-def _rated(sc: Scenario, difficulties: frozenset[Difficulty]) -> bool:
-    return not difficulties or (sc.difficulty or Difficulty.MEDIUM) in difficulties
-
-
-def _mixed(loaded: list[Scenario], mix: dict[RuleId, int], where: str,
-           note: Callable[[str], None]) -> list[Scenario]:
-    """The `mix[theme]` easiest puzzles of each theme, easy to hard overall; InputError for a theme
-    with none, a note for one with fewer than asked."""
-    chosen: list[Scenario] = []
-    missing: list[str] = []
-    for theme, count in mix.items():
-        have = sorted((s for s in loaded if _theme(s) == theme), key=_easy_to_hard)
-        if not have:
-            missing.append(f"--mix: no puzzle on {theme} in {where}{_themes_there(loaded)}")
-        elif len(have) < count:
-            note(f"--mix {theme}: {_puzzles(len(have))} found, {count} asked; the sheet has "
-                 f"{'it' if len(have) == 1 else f'those {len(have)}'}")
-        chosen.extend(have[:count])
-    if missing:
-        raise InputError([Problem(text) for text in missing])
-    return sorted(chosen, key=difficulty_order)
-
-
-def _copy_of(sc: Scenario, by_id: dict[str, Scenario]) -> Scenario | None:
-    """The file a puzzle says it copies: its id is COPY_PREFIX and the source's id."""
-    source = sc.id.removeprefix(COPY_PREFIX)
-    if source == sc.id:
-        return None
-    return by_id.get(source)
-
-
-def _unique(loaded: list[Scenario], note: Callable[[str], None]) -> tuple[list[Scenario], list[Scenario]]:
-    """(the puzzles kept, those left out): a copy (by its id) or the same position up to symmetry
-    (puzzle_key) is left out, with a note; the original is kept over a copy."""
-    from ..generator.canonical import puzzle_key
-
-    by_id = {sc.id: sc for sc in loaded}
-    kept: dict[str, Scenario] = {}
-    left_out: set[int] = set()
-    # Files that do not call themselves a copy claim their position first.
-    for sc in sorted(loaded, key=lambda s: s.id.startswith(COPY_PREFIX)):
-        source = _copy_of(sc, by_id)
-        if source is not None:
-            why = "its id names it a copy"
-        else:
-            key = puzzle_key(sc.position)
-            source = kept.setdefault(key, sc)
-            why = "the same position, up to symmetry"
-            if source is sc:
-                continue
-        left_out.add(id(sc))
-        note(f"{Path(sc.file)} ({sc.id}) is left out, printed once: {why} of {Path(source.file)} "
-             f"({source.id})")
-    return ([sc for sc in loaded if id(sc) not in left_out], [sc for sc in loaded if id(sc) in left_out])
-
-
 COMPACT_LINES = 12  # a small puzzle's writing lines beside its diagram; more, and it takes a page of its own
 BIG_LINES, MOVES_PER_LINE, MAX_LINES = 9, 4, 20  # a big puzzle: about four moves a line, at most twenty lines
 DIAGRAM_BOX_MM = (84.0, 76.0)  # a small puzzle's diagram fits this box (width, height): two a page on Letter
@@ -452,19 +306,7 @@ def load_items(
 
     No paths: the installed library's small puzzles. `note` hears of every puzzle left out
     (a duplicate) and of a theme with fewer puzzles than asked."""
-    tell = note or (lambda _text: None)
-    where = ", ".join(paths) if paths else "the puzzle library"
-    loaded, left_out = _unique(_load_all(list(paths) or [str(library_folder())]), tell)
-    if selection is not None and selection.difficulties and not selection.themes:
-        loaded = [s for s in loaded if _rated(s, selection.difficulties)]
-        if not loaded:
-            raise InputError(f"--difficulty: no puzzle so rated in {where}")
-    if mix is not None:
-        loaded = _mixed(loaded, mix, where, tell)
-    elif selection is not None and selection.themes:
-        loaded = _by_theme(loaded, selection, where, tell)
-    else:
-        loaded = _in_sections(loaded)
+    loaded, left_out = choose(paths, mix, selection, note)
     problems = _bad_answers(left_out, lang)  # a file left out is still one the run was given
     items: list[SheetItem] = []
     previous_theme: str | None = None
@@ -476,7 +318,7 @@ def load_items(
         except InputError as exc:
             problems.extend(exc.in_file(str(Path(sc.file))).problems)
             continue
-        new_theme = mix is None and _theme(sc) != previous_theme
+        new_theme = mix is None and theme_of(sc) != previous_theme
         item = _sheet_item(sc, answered, len(items) + 1, lang, new_theme=new_theme)
         items.append(item)
         previous_theme = item.theme
@@ -495,32 +337,12 @@ def _bad_answers(scenarios: Sequence[Scenario], lang: str) -> list[Problem]:
     return problems
 
 
-def _load_all(paths: Sequence[str]) -> list[Scenario]:
-    """Every scenario file named or under a folder named; InputError naming every bad file."""
-    files = scenario_files(list(paths))
-    if not files:
-        raise InputError("no scenario files found in " + ", ".join(paths))
-    return load_scenarios(files)
-
-
-def _in_sections(loaded: list[Scenario]) -> list[Scenario]:
-    """Sections by theme (in the order the files name them), easy to hard within each."""
-    first_seen: dict[str, int] = {}
-    for sc in loaded:
-        first_seen.setdefault(sc.themes[0] if sc.themes else "", len(first_seen))
-    return sorted(loaded, key=lambda s: (first_seen[s.themes[0] if s.themes else ""], difficulty_order(s)))
-
-
-def _theme(sc: Scenario) -> str | None:
-    return sc.themes[0] if sc.themes else None
-
-
 def _sheet_item(sc: Scenario, answered: tuple[str, list[Move]], number: int, lang: str, *,
                 new_theme: bool) -> SheetItem:
     """One puzzle drawn with its answer; the first item of a new theme's section names the rule."""
     label, moves = answered
     title = scenario_title(sc, lang)
-    theme = _theme(sc)
+    theme = theme_of(sc)
     shown, rest = answer_split(sc, moves)
     # The faint base card in an empty foundation would give some themes' lesson away.
     taught = find_theme(theme, sc.position.profile.id)

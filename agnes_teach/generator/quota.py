@@ -1,0 +1,118 @@
+"""What a generating run wants: how many puzzles of each rating, and which task form comes next.
+
+One place for the policy the command line, the library builder (``puzzles/build_library.py``)
+and the benchmarks apply, so a run of ``generate``, a library build and a measured batch take
+the same puzzles from the same search.  Every quota here is a function of the puzzles already
+taken, in the order they were taken; none reads the clock, so a quota never makes a run depend
+on how fast it went or on how many processes searched.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, field
+
+from ..registry import Difficulty, Task
+from .core import Puzzle
+
+# Small puzzles take the task forms in turn, in this order, unless --task names one.
+TASK_ROTATION: tuple[Task, ...] = (Task.KEY_MOVE, Task.WIN, Task.TRAP)
+
+Accept = Callable[[Puzzle], bool]  # takes a puzzle (and counts it) or refuses it
+RatingOpen = Callable[[str, Difficulty], bool]  # (theme, rating): is that rating still wanted?
+
+
+def task_rotation(task: Task | None = None) -> tuple[Task, ...]:
+    """The task forms a small run asks for in turn: the one given, else ``TASK_ROTATION``."""
+    return (task,) if task is not None else TASK_ROTATION
+
+
+def rotated(forms: Sequence[Task], had: int) -> tuple[Task, ...]:
+    """`forms` in turn, starting where a folder holding `had` puzzles left off."""
+    if not forms:
+        return ()
+    start = had % len(forms)
+    return (*forms[start:], *forms[:start])
+
+
+def next_task(tasks: Sequence[Task], found: int) -> Task | None:
+    """The task form the next puzzle is asked for once `found` are taken (None: whatever fits)."""
+    return tasks[found % len(tasks)] if tasks else None
+
+
+def band_quotas(count: int, difficulty: Difficulty | None) -> dict[Difficulty, int]:
+    """How many puzzles of each rating a mined run wants: all of --difficulty, else a spread (easy
+    first), the remainder going to the easier ratings."""
+    if difficulty is not None:
+        return {Difficulty(difficulty): count}
+    return {d: count // 3 + (i < count % 3) for i, d in enumerate(Difficulty)}
+
+
+def _taking(quotas: dict[Difficulty, int], task: Task | None) -> Accept:
+    """Take puzzles of `task` (any when None) while their rating's quota lasts, counting it down."""
+
+    def accept(puzzle: Puzzle) -> bool:
+        if task not in (None, puzzle.task) or quotas.get(puzzle.difficulty, 0) == 0:
+            return False
+        quotas[puzzle.difficulty] -= 1
+        return True
+
+    return accept
+
+
+def band_picker(count: int, difficulty: Difficulty | None, task: Task | None = None
+                ) -> tuple[Accept, RatingOpen]:
+    """(accept, rating_open) for ``mining.mine``: take puzzles of the wanted task while their
+    rating's quota (``band_quotas``) lasts, and skip positions of a full rating early."""
+    quotas = band_quotas(count, difficulty)
+
+    def rating_open(_theme: str, rating: Difficulty) -> bool:
+        return quotas.get(rating, 0) > 0
+
+    return _taking(quotas, task), rating_open
+
+
+def small_quota(count: int, difficulty: Difficulty | None, task: Task | None = None) -> Accept:
+    """Accept small puzzles of the wanted task, at most a third of the run (rounded up) per rating,
+    or all of --difficulty: a count of 1 takes whatever rating comes first."""
+    if difficulty is not None:
+        return _taking({Difficulty(difficulty): count}, task)
+    quotas = {d: -(-count // 3) for d in Difficulty}
+    return _taking(quotas, task)
+
+
+@dataclass
+class FolderQuota:
+    """A library folder's quota (``puzzles/build_library.py``): the folder grows to `count` files,
+    at most half of them (rounded up) of one rating unless `any_rating`, keeping room for every
+    rating and for a second task form the folder still lacks; only puzzles of `forms` are taken.
+    `ratings` and `forms_had` start as what the folder holds and count each puzzle taken."""
+
+    count: int
+    forms: tuple[Task, ...]
+    ratings: Counter[Difficulty] = field(default_factory=Counter)
+    forms_had: Counter[Task] = field(default_factory=Counter)
+    any_rating: bool = False
+
+    @classmethod
+    def of_folder(cls, count: int, forms: Iterable[Task], held: Iterable[tuple[Difficulty | None, Task]],
+                  any_rating: bool = False) -> FolderQuota:
+        """The quota of a folder holding puzzles of these (rating, task form) pairs."""
+        held = list(held)
+        return cls(count, tuple(forms), Counter(d for d, _ in held if d is not None),
+                   Counter(t for _, t in held), any_rating)
+
+    def __call__(self, puzzle: Puzzle) -> bool:
+        if puzzle.task not in self.forms:
+            return False
+        left = self.count - sum(self.ratings.values()) - 1  # slots after this one
+        rating, form = puzzle.difficulty, puzzle.task
+        missing_ratings = sum(1 for d in Difficulty if self.ratings[d] == 0 and d != rating)
+        missing_forms = max(0, 2 - len(set(self.forms_had) | {form}))
+        most = -(-self.count // 2)
+        if not self.any_rating and (self.ratings[rating] >= most or left < missing_ratings + missing_forms):
+            return False
+        self.ratings[rating] += 1
+        self.forms_had[form] += 1
+        return True
