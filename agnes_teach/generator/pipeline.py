@@ -246,9 +246,9 @@ def find(search: Search, numbers: Iterable[int], profile: Profile, *, avoid: set
     results = workers.results(cut_down_number, jobs(), name=f"generate-{search.theme}")
     try:
         for done in results:
+            _count(tally, done.tally)  # what failed is reported even when time ran out
             if over():
                 break
-            _count(tally, done.tally)
             from_number, start = 0, 0
             while True:
                 for source, found in done.tried:
