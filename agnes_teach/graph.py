@@ -81,14 +81,15 @@ class GameGraph:
     # (piles by place in [*tableau, *reserve, *exposed]); an edge not listed keeps every pile in place.
     relabel: dict[tuple[int, int], tuple[int, ...]] = field(default_factory=dict)
 
-    def real_line(self, edges: list[int]) -> list[Move]:
-        """The moves a player makes from the root along a path of edge indices, every pile under the
-        name it has in the player's game (stored states may hold their piles in another order), with
-        the safe moves played after each."""
+    def real_line(self, edges: list[int], start: int = 0) -> list[Move]:
+        """The moves a player makes from state `start` (the root) along a path of edge indices, every
+        pile under the name it has in the player's game (stored states may hold their piles in
+        another order; the player's names are those of state `start`), with the safe moves played
+        after each."""
         names = self.root.profile.pile_names()
         view = tuple(range(len(names)))  # where each of the player's piles lies in the stored state
         out: list[Move] = []
-        i = 0
+        i = start
         for k in edges:
             move, j = self.edges[i][k]
             if move.card is not None and move.dest in names:

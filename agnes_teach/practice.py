@@ -20,8 +20,12 @@ there is a loss); the page says so.  A puzzle whose game has more than
 ``PRACTICE_MAX_STATES`` states even then is not analysed.
 
 Every move that turns a winnable state into a lost one carries the answer
-key's reason (``tagger.refutation.why_loses``, the function the worksheet's key
-asks), so the page's "why?" after a losing move says what the key says.
+key's explanation: at a position of the key's line, the very explanation the
+worksheet's key prints for that move (``tagger.refutation.explain_scenario``:
+the rule's side, then what the move costs), its piles renamed into the stored
+state's order; anywhere else, the one explanation of a wrong move
+(``explain_losing_move``: the rule's side where the theme's misconception plays
+the move, then the cost, ``why_loses``).
 
 The engine is asked about every card on the board (in a pile, or on top of its
 foundation) and every destination, at every state.  A card off the board (in
@@ -39,8 +43,10 @@ from dataclasses import dataclass, field
 from enum import Enum, auto
 
 from .cards import Card, card_name, make_card, rank_at
-from .engine import AmbiguousMoveError, IllegalMoveError, Refusal, refusal, resolve
-from .graph import GameGraph, explore
+from .checker import solution_line
+from .engine import AmbiguousMoveError, IllegalMoveError, Refusal, apply_unchecked, refusal, resolve
+from .graph import GameGraph, explore, piles_onto
+from .keys import key_and_order
 from .limits import PRACTICE_MAX_CARDS, PRACTICE_MAX_STATES
 from .moves import DEAL_MOVE, Move, parse_move_text
 from .piles import FOUNDATION, Pile, PileKind
@@ -49,8 +55,9 @@ from .profile import Profile
 from .registry import Verdict
 from .scenario import Scenario
 from .solver import solve
-from .tagger.refutation import Reason, why_loses
+from .tagger.refutation import Explanation, Refuted, explain_losing_move, explain_scenario
 from .tagger.teaching import cards_not_home
+from .themes import find_theme
 
 # The learner's game (every move theirs) is embedded while it has at most this many states; a larger
 # one is played with safe cards going home by themselves.  Each state costs build time and bytes:
@@ -96,7 +103,25 @@ class PracticeAnalysis:
     nopile: dict[str, RefusalKey]  # typed input naming a pile the game lacks
     # (state, edge index) of every move from a winnable state into a lost one: why it loses, as the
     # answer key says it (piles named as in the stored state the move leaves)
-    losing: dict[tuple[int, int], Reason] = field(default_factory=dict)
+    losing: dict[tuple[int, int], Explanation] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class KeyLine:
+    """What a puzzle's answer key says, as values a worker process can take: the line the key
+    explains (``checker.solution_line``), every wrong move it explains (``explain_scenario``,
+    by the indices of that line's positions) and the rule of the puzzle's theme."""
+
+    line: tuple[Move, ...] = ()
+    refuted: tuple[Refuted, ...] = ()
+    theme: str | None = None
+
+
+def key_of(scenario: Scenario) -> KeyLine:
+    """The answer key of a puzzle, as the worksheet explains it."""
+    line = solution_line(scenario)
+    return KeyLine(tuple(line), tuple(explain_scenario(scenario, line)),
+                   scenario.themes[0] if scenario.themes else None)
 
 
 def destinations(profile: Profile) -> list[Pile]:
@@ -149,8 +174,13 @@ def analyse(scenario: Scenario) -> PracticeAnalysis | None:
     PRACTICE_MAX_CARDS cards in play or more than PRACTICE_MAX_STATES states."""
     key = (scenario.id, scenario.position)
     if key not in _ANALYSES:
-        _ANALYSES[key] = _analyse(scenario.id, scenario.position)
+        _ANALYSES[key] = _analyse(scenario.id, scenario.position, _key_if_small(scenario))
     return _ANALYSES[key]
+
+
+def _key_if_small(scenario: Scenario) -> KeyLine:
+    """The puzzle's key, for a puzzle the page may play (no key is worked out for one it cannot)."""
+    return key_of(scenario) if cards_not_home(scenario.position) <= PRACTICE_MAX_CARDS else KeyLine()
 
 
 def analyse_all(scenarios: Sequence[Scenario], workers: int | None = None,
@@ -174,7 +204,8 @@ def analyse_all(scenarios: Sequence[Scenario], workers: int | None = None,
         # likely largest games first (a stock, then more cards in play), so that no worker is left
         # with a big one at the end while the others wait.
         first = sorted(todo, key=lambda s: (not s.position.stock, -cards_not_home(s.position)))
-        jobs = {pool.submit(_analyse, scenario.id, scenario.position): scenario for scenario in first}
+        jobs = {pool.submit(_analyse, scenario.id, scenario.position, _key_if_small(scenario)): scenario
+                for scenario in first}
         for job in as_completed(jobs):
             scenario = jobs[job]
             _ANALYSES[(scenario.id, scenario.position)] = job.result()
@@ -195,7 +226,7 @@ def explore_for_page(start: Position) -> tuple[GameGraph | None, bool]:
     return explore(start, PRACTICE_MAX_STATES, play_safe_home=True, merge_symmetric=True), True
 
 
-def _analyse(scenario_id: str, start: Position) -> PracticeAnalysis | None:
+def _analyse(scenario_id: str, start: Position, key: KeyLine) -> PracticeAnalysis | None:
     if cards_not_home(start) > PRACTICE_MAX_CARDS:
         return None
     graph, auto_home = explore_for_page(start)
@@ -220,16 +251,90 @@ def _analyse(scenario_id: str, start: Position) -> PracticeAnalysis | None:
         leads=[typed_leads(pos) for pos in graph.states],
         empty=empty_source_refusals(start, dests),
         nopile=no_such_pile_refusals(start, dests),
-        losing=losing_reasons(graph, winnable),
+        losing=losing_reasons(graph, winnable, key),
     )
 
 
-def losing_reasons(graph: GameGraph, winnable: list[bool]) -> dict[tuple[int, int], Reason]:
-    """Why each move from a winnable state into a lost one loses: the answer key's reason for that
-    move in that position (``why_loses``), on the answer line or off it."""
-    return {(i, k): why_loses(graph.states[i], move)
-            for i, edges in enumerate(graph.edges) if winnable[i]
-            for k, (move, j) in enumerate(edges) if not winnable[j]}
+def losing_reasons(graph: GameGraph, winnable: list[bool],
+                   key: KeyLine = KeyLine()) -> dict[tuple[int, int], Explanation]:
+    """Why each move from a winnable state into a lost one loses: at a position of the key's line,
+    the key's own explanation of that move (:func:`key_explanations`); elsewhere the one explanation
+    of a wrong move (``explain_losing_move``, the theme's rule cited where its misconception plays
+    the move, read along the state's shortest win)."""
+    theme = find_theme(key.theme, graph.root.profile.id) if key.theme else None
+    said = key_explanations(graph, key)
+    out: dict[tuple[int, int], Explanation] = {}
+    for i, edges in enumerate(graph.edges):
+        if not winnable[i]:
+            continue
+        line: list[Move] | None = None
+        for k, (move, j) in enumerate(edges):
+            if winnable[j]:
+                continue
+            found = said.get((i, k))
+            if found is None:
+                if line is None:
+                    line = winning_line(graph, i) if theme is not None else []
+                found = explain_losing_move(graph.states[i], move, theme, line)
+            out[(i, k)] = found
+    return out
+
+
+def winning_line(graph: GameGraph, start: int) -> list[Move]:
+    """A shortest win from state `start`, every pile named as that stored state names it."""
+    edges, i = [], start
+    while graph.win_edge[i] >= 0:
+        k = graph.win_edge[i]
+        edges.append(k)
+        i = graph.edges[i][k][1]
+    return graph.real_line(edges, start)
+
+
+def key_explanations(graph: GameGraph, key: KeyLine) -> dict[tuple[int, int], Explanation]:
+    """The key's explanation of each wrong move it names, by (stored state, edge index) of that
+    move at the position of the key's line where the key names it, its piles renamed into the
+    stored state's order.  The key's line is followed through the graph while its positions are
+    stored states (in a game whose safe cards go home by themselves, a key that plays them one by
+    one meets the graph again once it has)."""
+    wanted = {index for entry in key.refuted for index in entry.indices}
+    if not wanted:
+        return {}
+    names = graph.root.profile.pile_names()
+    at: dict[int, tuple[int, dict[str, Pile]]] = {}  # key position -> (stored state, its pile names)
+    here, j = graph.root, 0
+    for t in range(min(len(key.line), max(wanted)) + 1):
+        mine, order = key_and_order(here, kinds_apart=True)
+        stored, stored_order = key_and_order(graph.states[j], kinds_apart=True)
+        if mine == stored:
+            onto = piles_onto(order, stored_order)
+            rename = {names[p]: names[onto[p]] for p in range(len(names))}
+            at[t] = (j, rename)
+            if t < len(key.line):
+                k = _edge_of(graph, j, _renamed(key.line[t], rename))
+                if k is None:
+                    break
+                j = graph.edges[j][k][1]
+        if t < len(key.line):
+            here = apply_unchecked(here, key.line[t])
+    out: dict[tuple[int, int], Explanation] = {}
+    for entry in key.refuted:
+        for index in entry.indices:
+            if index not in at:
+                continue
+            j, rename = at[index]
+            for move in entry.moves:
+                k = _edge_of(graph, j, _renamed(move, rename))
+                if k is not None:
+                    out.setdefault((j, k), entry.explanation.with_piles(rename))
+    return out
+
+
+def _renamed(move: Move, rename: dict[str, Pile]) -> Move:
+    return move if move.card is None else Move(move.card, rename.get(move.dest, move.dest))
+
+
+def _edge_of(graph: GameGraph, state: int, move: Move) -> int | None:
+    return next((k for k, (m, _j) in enumerate(graph.edges[state]) if m == move), None)
 
 
 def cross_check(graph: GameGraph, winnable: list[bool], scenario_id: str) -> None:

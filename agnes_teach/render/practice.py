@@ -27,7 +27,7 @@ import base64
 import gzip
 import json
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 
 from babel.numbers import format_decimal
 from markupsafe import Markup
@@ -44,15 +44,14 @@ from ..practice import Lead, NoLead, PracticeAnalysis, RefusalKey, analyse
 from ..registry import RuleId, Task
 from ..registry import rule as registry_rule
 from ..scenario import Scenario
-from ..tagger.refutation import Observation, Reason
+from ..tagger.refutation import Explanation
 from ..tagger.teaching import cards_not_home
-from ..tagger.wording import reason_text
 from .env import environment, read_asset
 from .sheet import difficulty_order, scenario_title
 from .svg import card_face, card_words, rank_letter
 
 PAGE_BUDGET = 1_500_000  # bytes per practice page, at most
-PILE_FIELD = "{pile}"  # a reason's pile, named by the page in the learner's numbering
+PILE_FIELD = "{{pile{n}}}"  # the n-th pile an explanation names, named by the page on the learner's board
 
 # One character per card in the embedded data (card number 0..51).
 ALPHABET = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
@@ -87,21 +86,19 @@ def section_id(rule: str | None) -> str:
 @dataclass
 class Reasons:
     """Why losing moves lose, in the page's language (the answer key's words), each stored once:
-    (text, the stored state's pile it names or "") by number."""
+    (text, the stored state's piles it names) by number."""
 
     lang: str
-    items: list[tuple[str, str]] = field(default_factory=list)
-    index: dict[tuple[str, str], int] = field(default_factory=dict)
+    items: list[tuple[str, tuple[str, ...]]] = field(default_factory=list)
+    index: dict[tuple[str, tuple[str, ...]], int] = field(default_factory=dict)
 
-    def add(self, reason: Reason) -> int:
-        """The number of a reason's text; its pile is left a field the page fills in, since the
-        learner's board may number the piles otherwise than the stored state."""
-        pile = reason.pile or (reason.observation.pile if reason.observation is not None else "")
-        seen: Observation | None = reason.observation
-        if seen is not None and seen.pile:
-            seen = replace(seen, pile=PILE_FIELD)
-        shown = replace(reason, pile=PILE_FIELD if reason.pile else "", observation=seen)
-        key = (reason_text(shown, self.lang), pile)
+    def add(self, why: Explanation) -> int:
+        """The number of an explanation's text; each pile it names is left a field (``{pile0}``,
+        ``{pile1}``, ...) the page fills in, since the learner's board may number the piles
+        otherwise than the stored state."""
+        piles = why.piles()
+        text = why.with_piles({pile: PILE_FIELD.format(n=n) for n, pile in enumerate(piles)}).text(self.lang)
+        key = (text, piles)
         if key not in self.index:
             self.index[key] = len(self.items)
             self.items.append(key)
