@@ -28,10 +28,15 @@ state's order; anywhere else, the one explanation of a wrong move
 the move, then the cost, ``why_loses``).
 
 The engine is asked about every card on the board (in a pile, or on top of its
-foundation) and every destination, at every state.  A card off the board (in
-the stock, or under another card of its foundation) is asked about once per
-stock, foundations and deals done (:class:`OffBoard`): its refusal reads no
-pile of the board, and the cross-checked states confirm it card by card.
+foundation) and every destination once per what its rules read
+(:func:`on_board_key`: the card's pile and its place in it, the foundations,
+the destination and its top card), not once per state: a move changes two
+piles, so nearly every such question recurs in the next state.  A card off the
+board (in the stock, or under another card of its foundation) is asked about
+once per stock, foundations and deals done (:func:`off_board_key`): its refusal
+reads no pile of the board.  At the start, the last state and a dozen others,
+the engine is asked again about every card, and an answer that differs stops
+the build.
 """
 
 from __future__ import annotations
@@ -237,7 +242,7 @@ def _analyse(scenario_id: str, start: Position, key: KeyLine) -> PracticeAnalysi
     dests = destinations(start.profile)
     shared = Shared()
     refusals = [card_refusals(graph, i, dests, shared) for i in range(len(graph.states))]
-    cross_check_off_board(graph, refusals, dests, scenario_id)
+    cross_check_refusals(graph, refusals, dests, scenario_id)
     deal = [None if (why := refusal(pos, DEAL_MOVE)) is None else refusal_key(why) for pos in graph.states]
     return PracticeAnalysis(
         graph=graph,
@@ -351,6 +356,12 @@ def cross_check(graph: GameGraph, winnable: list[bool], scenario_id: str) -> Non
 # An off-board card's refusals are asked once per: the card, whether it is in the stock, the
 # foundations, the stock's size and the deals done.
 OffBoardKey = tuple[int, bool, tuple[int, ...], int, int]
+# Where an on-board card lies: its pile's kind and index, the pile's cards, the card's depth in it
+# (a foundation's top card: the foundation, by suit, and no cards).
+Source = tuple[PileKind, int, Cards, int]
+# An on-board card's refusal for one destination is asked once per: the card, where it lies, the
+# foundations, the destination and the card on top of it (None: empty, or the foundations).
+OnBoardKey = tuple[int, Source, tuple[int, ...], Pile, int | None]
 
 
 @dataclass
@@ -362,6 +373,7 @@ class Shared:
     keys: dict[RefusalKey, RefusalKey] = field(default_factory=dict)
     rows: dict[RefusalRow, RefusalRow] = field(default_factory=dict)
     off_board: dict[OffBoardKey, RefusalRow] = field(default_factory=dict)
+    on_board: dict[OnBoardKey, RefusalKey | None] = field(default_factory=dict)
 
 
 def on_board(pos: Position) -> set[int]:
@@ -371,6 +383,33 @@ def on_board(pos: Position) -> set[int]:
     return cards
 
 
+def sources(pos: Position) -> dict[int, Source]:
+    """Every card a learner sees and can tap (:func:`on_board`), with where it lies."""
+    out: dict[int, Source] = {}
+    for kind, group in ((PileKind.COLUMN, pos.tableau), (PileKind.RESERVE, pos.reserve),
+                        (PileKind.EXPOSED, pos.exposed)):
+        for index, pile in enumerate(group):
+            for depth, card in enumerate(pile):
+                out[card] = (kind, index, pile, depth)
+    for suit, n in enumerate(pos.foundations):
+        if n:
+            out[make_card(rank_at(pos.base, n - 1), suit)] = (PileKind.FOUNDATION, suit, (), n - 1)
+    return out
+
+
+def on_board_key(pos: Position, card: int, source: Source, dest: Pile) -> OnBoardKey:
+    """What the rules read of a position to answer moving an on-board `card` to `dest`: where the
+    card lies (its pile whole, for the rules that read the run it heads or the run it lies in), the
+    foundations (the next card each takes, where a foundation card may come back), and whether
+    `dest` is empty and its top card.  The predicates read nothing else of a position of one game
+    (``predicates.py``); ``cross_check_refusals`` confirms it on a spread of states."""
+    top = None
+    if not dest.is_foundation:
+        pile = pos.pile(dest)
+        top = pile[-1] if pile else None
+    return (card, source, pos.foundations, dest, top)
+
+
 def off_board_key(pos: Position, card: int) -> OffBoardKey:
     """What an off-board card's refusals are asked once per.  Such a card is refused before any rule
     reads a pile of the board (the stock's rule, or the foundations' rules): the stock, the
@@ -378,15 +417,36 @@ def off_board_key(pos: Position, card: int) -> OffBoardKey:
     return (card, card in pos.stock, pos.foundations, len(pos.stock), pos.deals_done)
 
 
+def _answer(pos: Position, card: int, dest: Pile, legal: set[Move], shared: Shared) -> RefusalKey | None:
+    """The engine's refusal of moving `card` to `dest` (None: legal, and then generated)."""
+    move = Move(Card(card), dest)
+    why = refusal(pos, move)
+    if why is None and move not in legal:
+        raise PracticeError(f"{move} is legal but not generated")
+    key = None if why is None else page_refusal_key(why, pos, move)
+    return key if key is None else shared.keys.setdefault(key, key)
+
+
 def _row(pos: Position, card: int, dests: list[Pile], legal: set[Move], shared: Shared) -> RefusalRow:
+    whole = tuple(_answer(pos, card, dest, legal, shared) for dest in dests)
+    return shared.rows.setdefault(whole, whole)
+
+
+def _on_board_row(pos: Position, card: int, source: Source, dests: list[Pile], legal: set[Move],
+                  shared: Shared) -> RefusalRow:
+    """An on-board card's refusals, each asked of the engine once per :func:`on_board_key`; a move
+    answered legal must be one the state's edges hold."""
     row: list[RefusalKey | None] = []
+    asked = shared.on_board
     for dest in dests:
-        move = Move(Card(card), dest)
-        why = refusal(pos, move)
-        if why is None and move not in legal:
-            raise PracticeError(f"{move} is legal but not generated")
-        key = None if why is None else page_refusal_key(why, pos, move)
-        row.append(key if key is None else shared.keys.setdefault(key, key))
+        key = on_board_key(pos, card, source, dest)
+        if key in asked:
+            why = asked[key]
+            if why is None and Move(Card(card), dest) not in legal:
+                raise PracticeError(f"{Move(Card(card), dest)} is legal but not generated")
+        else:
+            why = asked[key] = _answer(pos, card, dest, legal, shared)
+        row.append(why)
     whole = tuple(row)
     return shared.rows.setdefault(whole, whole)
 
@@ -399,11 +459,12 @@ def card_refusals(graph: GameGraph, index: int, dests: list[Pile],
     shared = shared or Shared()
     pos = graph.states[index]
     legal = {m for m, _j in graph.edges[index]}
-    seen = on_board(pos)
+    seen = sources(pos)
     per_card = []
     for card in range(52):
-        if card in seen:
-            per_card.append(_row(pos, card, dests, legal, shared))
+        source = seen.get(card)
+        if source is not None:
+            per_card.append(_on_board_row(pos, card, source, dests, legal, shared))
             continue
         key = off_board_key(pos, card)
         if key not in shared.off_board:
@@ -412,10 +473,10 @@ def card_refusals(graph: GameGraph, index: int, dests: list[Pile],
     return per_card
 
 
-def cross_check_off_board(graph: GameGraph, refusals: list[list[RefusalRow]], dests: list[Pile],
-                          scenario_id: str) -> None:
-    """At the start and a spread of other states, the engine asked about every off-board card
-    must say what the rows kept once per :func:`off_board_key` say."""
+def cross_check_refusals(graph: GameGraph, refusals: list[list[RefusalRow]], dests: list[Pile],
+                         scenario_id: str) -> None:
+    """At the start, the last state and a spread of others, the engine asked afresh about every
+    card must say what the rows kept once per :func:`on_board_key` or :func:`off_board_key` say."""
     n = len(graph.states)
     step = max(1, n // CROSS_CHECKS)
     for i in sorted({0, *range(step, n, step), n - 1}):
@@ -423,9 +484,10 @@ def cross_check_off_board(graph: GameGraph, refusals: list[list[RefusalRow]], de
         legal = {m for m, _j in graph.edges[i]}
         seen = on_board(pos)
         for card in range(52):
-            if card not in seen and _row(pos, card, dests, legal, Shared()) != refusals[i][card]:
+            if _row(pos, card, dests, legal, Shared()) != refusals[i][card]:
+                where = "on the board" if card in seen else "off the board"
                 raise PracticeError(f"{scenario_id}: state {i}: the refusals of {card_name(Card(card))}, "
-                                    "off the board, depend on more than the stock and the foundations")
+                                    f"{where}, depend on more than the positions that share them")
 
 
 def can_pick_up(dests: list[Pile], row: RefusalRow) -> bool:
