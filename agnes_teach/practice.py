@@ -46,14 +46,15 @@ from collections.abc import Callable, Sequence
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass, field
 from enum import Enum, auto
+from functools import cache
 
-from .cards import Card, card_name, make_card, rank_at
+from .cards import Card, card_name, make_card, rank_at, suit_of
 from .checker import solution_line
 from .engine import AmbiguousMoveError, IllegalMoveError, Refusal, apply_unchecked, refusal, resolve
 from .graph import GameGraph, explore, piles_onto
 from .keys import key_and_order
 from .limits import PRACTICE_MAX_CARDS, PRACTICE_MAX_STATES
-from .moves import DEAL_MOVE, Move, parse_move_text
+from .moves import DEAL_MOVE, Move, MoveText, parse_move_text
 from .piles import FOUNDATION, Pile, PileKind
 from .position import Cards, Position
 from .profile import Profile
@@ -242,7 +243,8 @@ def _analyse(scenario_id: str, start: Position, key: KeyLine) -> PracticeAnalysi
     dests = destinations(start.profile)
     shared = Shared()
     refusals = [card_refusals(graph, i, dests, shared) for i in range(len(graph.states))]
-    cross_check_refusals(graph, refusals, dests, scenario_id)
+    leads = [typed_leads(pos, shared) for pos in graph.states]
+    cross_check_refusals(graph, refusals, leads, dests, scenario_id)
     deal = [None if (why := refusal(pos, DEAL_MOVE)) is None else refusal_key(why) for pos in graph.states]
     return PracticeAnalysis(
         graph=graph,
@@ -253,7 +255,7 @@ def _analyse(scenario_id: str, start: Position, key: KeyLine) -> PracticeAnalysi
         refusals=refusals,
         free=[[can_pick_up(dests, row) for row in per_card] for per_card in refusals],
         deal=deal,
-        leads=[typed_leads(pos) for pos in graph.states],
+        leads=leads,
         empty=empty_source_refusals(start, dests),
         nopile=no_such_pile_refusals(start, dests),
         losing=losing_reasons(graph, winnable, key),
@@ -353,15 +355,16 @@ def cross_check(graph: GameGraph, winnable: list[bool], scenario_id: str) -> Non
                                 f"{Verdict.WON if winnable[i] else Verdict.LOST}")
 
 
-# An off-board card's refusals are asked once per: the card, whether it is in the stock, the
-# foundations, the stock's size and the deals done.
-OffBoardKey = tuple[int, bool, tuple[int, ...], int, int]
-# Where an on-board card lies: its pile's kind and index, the pile's cards, the card's depth in it
-# (a foundation's top card: the foundation, by suit, and no cards).
-Source = tuple[PileKind, int, Cards, int]
-# An on-board card's refusal for one destination is asked once per: the card, where it lies, the
-# foundations, the destination and the card on top of it (None: empty, or the foundations).
-OnBoardKey = tuple[int, Source, tuple[int, ...], Pile, int | None]
+# An off-board card's refusals are asked once per: the card, whether it is in the stock, and how
+# many cards of its suit are home.
+OffBoardKey = tuple[int, bool, int]
+# Where an on-board card lies, as far as the rules read it: its pile's kind and index, whether it
+# is the pile's bottom card, and the pile's cards from the one under it up (a foundation's top
+# card: the foundation, by suit, and its depth there).
+Source = tuple[PileKind, int, bool, Cards]
+# An on-board card's refusal for one destination is asked once per: the card, where it lies, how
+# many cards its suit has home, the destination and, for a column, the card on top of it.
+OnBoardKey = tuple[int, Source, int, Pile, int | None]
 
 
 @dataclass
@@ -374,6 +377,7 @@ class Shared:
     rows: dict[RefusalRow, RefusalRow] = field(default_factory=dict)
     off_board: dict[OffBoardKey, RefusalRow] = field(default_factory=dict)
     on_board: dict[OnBoardKey, RefusalKey | None] = field(default_factory=dict)
+    leads: dict[LeadKey, Lead] = field(default_factory=dict)
 
 
 def on_board(pos: Position) -> set[int]:
@@ -384,37 +388,41 @@ def on_board(pos: Position) -> set[int]:
 
 
 def sources(pos: Position) -> dict[int, Source]:
-    """Every card a learner sees and can tap (:func:`on_board`), with where it lies."""
+    """Every card a learner sees and can tap (:func:`on_board`), with where it lies
+    (:data:`Source`)."""
     out: dict[int, Source] = {}
     for kind, group in ((PileKind.COLUMN, pos.tableau), (PileKind.RESERVE, pos.reserve),
                         (PileKind.EXPOSED, pos.exposed)):
         for index, pile in enumerate(group):
             for depth, card in enumerate(pile):
-                out[card] = (kind, index, pile, depth)
+                out[card] = (kind, index, depth == 0, pile[max(depth - 1, 0):])
     for suit, n in enumerate(pos.foundations):
         if n:
-            out[make_card(rank_at(pos.base, n - 1), suit)] = (PileKind.FOUNDATION, suit, (), n - 1)
+            out[make_card(rank_at(pos.base, n - 1), suit)] = (PileKind.FOUNDATION, suit, n == 1, ())
     return out
 
 
 def on_board_key(pos: Position, card: int, source: Source, dest: Pile) -> OnBoardKey:
-    """What the rules read of a position to answer moving an on-board `card` to `dest`: where the
-    card lies (its pile whole, for the rules that read the run it heads or the run it lies in), the
-    foundations (the next card each takes, where a foundation card may come back), and whether
-    `dest` is empty and its top card.  The predicates read nothing else of a position of one game
-    (``predicates.py``); ``cross_check_refusals`` confirms it on a spread of states."""
+    """What the rules read of a position to answer moving an on-board `card` to `dest`
+    (``predicates.py``): where the card lies (the cards on it, whose run it heads; the card under
+    it, whether its run goes on below), how many cards of its suit are home (the next one its
+    foundation takes; whether it is a foundation's top card), and for a column destination
+    whether it is empty and its top card (a reserve pile or an exposed cell refuses every card
+    whatever it holds).  The profile and the base are the game's.  ``cross_check_refusals``
+    confirms it on a spread of states."""
     top = None
-    if not dest.is_foundation:
+    if dest.is_column:
         pile = pos.pile(dest)
         top = pile[-1] if pile else None
-    return (card, source, pos.foundations, dest, top)
+    return (card, source, pos.foundations[suit_of(card)], dest, top)
 
 
 def off_board_key(pos: Position, card: int) -> OffBoardKey:
     """What an off-board card's refusals are asked once per.  Such a card is refused before any rule
-    reads a pile of the board (the stock's rule, or the foundations' rules): the stock, the
-    foundations and the deals done are what those read (``cross_check_off_board`` confirms it)."""
-    return (card, card in pos.stock, pos.foundations, len(pos.stock), pos.deals_done)
+    reads a pile of the board: a card in the stock by the stock's rule (after the rules of the
+    destination's kind), a card under its foundation's top by the foundations' rules, which read
+    how many cards of its suit are home (``cross_check_refusals`` confirms it)."""
+    return (card, card in pos.stock, pos.foundations[suit_of(card)])
 
 
 def _answer(pos: Position, card: int, dest: Pile, legal: set[Move], shared: Shared) -> RefusalKey | None:
@@ -473,10 +481,11 @@ def card_refusals(graph: GameGraph, index: int, dests: list[Pile],
     return per_card
 
 
-def cross_check_refusals(graph: GameGraph, refusals: list[list[RefusalRow]], dests: list[Pile],
-                         scenario_id: str) -> None:
+def cross_check_refusals(graph: GameGraph, refusals: list[list[RefusalRow]], leads: list[list[list[Lead]]],
+                         dests: list[Pile], scenario_id: str) -> None:
     """At the start, the last state and a spread of others, the engine asked afresh about every
-    card must say what the rows kept once per :func:`on_board_key` or :func:`off_board_key` say."""
+    card must say what the rows kept once per :func:`on_board_key` or :func:`off_board_key` say,
+    and resolving typed ``tI>tJ`` what the leads kept once per :func:`lead_key` say."""
     n = len(graph.states)
     step = max(1, n // CROSS_CHECKS)
     for i in sorted({0, *range(step, n, step), n - 1}):
@@ -488,6 +497,9 @@ def cross_check_refusals(graph: GameGraph, refusals: list[list[RefusalRow]], des
                 where = "on the board" if card in seen else "off the board"
                 raise PracticeError(f"{scenario_id}: state {i}: the refusals of {card_name(Card(card))}, "
                                     f"{where}, depend on more than the positions that share them")
+        if typed_leads(pos) != leads[i]:
+            raise PracticeError(f"{scenario_id}: state {i}: typed moves between columns depend on more than "
+                                "the positions that share them")
 
 
 def can_pick_up(dests: list[Pile], row: RefusalRow) -> bool:
@@ -498,8 +510,10 @@ def can_pick_up(dests: list[Pile], row: RefusalRow) -> bool:
     return any(why is None for why in row) or len(rules) > 1
 
 
-def typed_leads(pos: Position) -> list[list[Lead]]:
-    """For ``t5>t2`` typed input: the card engine.resolve picks from each column for each other column."""
+def typed_leads(pos: Position, shared: Shared | None = None) -> list[list[Lead]]:
+    """For ``t5>t2`` typed input: the card engine.resolve picks from each column for each other
+    column, asked once per :data:`LeadKey` (kept in `shared`)."""
+    asked = shared.leads if shared is not None else {}
     out = []
     n = pos.profile.columns
     for i in range(n):
@@ -508,14 +522,37 @@ def typed_leads(pos: Position) -> list[list[Lead]]:
             if i == j or not pos.tableau[i]:
                 row.append(NoLead.NONE)
                 continue
-            try:
-                got = resolve(pos, parse_move_text(f"t{i + 1}>t{j + 1}"))
-            except AmbiguousMoveError:
-                row.append(NoLead.AMBIGUOUS)
-                continue
-            row.append(got.card if got.card is not None else NoLead.AMBIGUOUS)
+            key = lead_key(pos, i, j)
+            found = asked.get(key)
+            if found is None:
+                found = asked[key] = _lead(pos, i, j)
+            row.append(found)
         out.append(row)
     return out
+
+
+# What resolving typed ``tI>tJ`` reads: the two columns' numbers, the source column's cards, and the
+# destination's top card (None: empty).  The moves it chooses among are the source's cards to the
+# destination, which the rules answer from these (see :func:`on_board_key`).
+LeadKey = tuple[int, int, Cards, int | None]
+
+
+def lead_key(pos: Position, source: int, dest: int) -> LeadKey:
+    column = pos.tableau[dest]
+    return (source, dest, pos.tableau[source], column[-1] if column else None)
+
+
+def _lead(pos: Position, source: int, dest: int) -> Lead:
+    try:
+        got = resolve(pos, _typed_move(source, dest))
+    except AmbiguousMoveError:
+        return NoLead.AMBIGUOUS
+    return got.card if got.card is not None else NoLead.AMBIGUOUS
+
+
+@cache
+def _typed_move(source: int, dest: int) -> MoveText:
+    return parse_move_text(f"t{source + 1}>t{dest + 1}")
 
 
 def with_pile_emptied(pos: Position, pile: Pile) -> Position:
