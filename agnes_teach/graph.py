@@ -224,8 +224,18 @@ def explore(pos: Position, max_states: int, play_safe_home: bool = True,
     records where each pile went (``GameGraph.relabel``), so the page can go on
     showing every card in the pile the player put it in.
     """
+    # A state met again by another order of the same moves: its canonical key, kept by its exact
+    # key (a join of its piles), which is far quicker to make than the canonical key's sorting.
+    canonical: dict[bytes, tuple[bytes, tuple[int, ...]]] = {}
+
     def key_of(state: Position) -> tuple[bytes, tuple[int, ...] | None]:
-        return keys.key_and_order(state, kinds_apart=True) if merge_symmetric else (state_key(state), None)
+        exact = state_key(state)
+        if not merge_symmetric:
+            return exact, None
+        found = canonical.get(exact)
+        if found is None:
+            found = canonical[exact] = keys.key_and_order(state, kinds_apart=True)
+        return found
 
     root_key, root_order = key_of(pos)
     index: dict[bytes, int] = {root_key: 0}
