@@ -141,7 +141,7 @@ def test_a_losing_move_on_the_keys_line_says_what_the_key_says(name: str) -> Non
         for index in entry.indices:
             j, rename = at[index]
             for move in entry.moves:
-                stored_move = Move(move.card, rename.get(move.dest, move.dest)) if move.card is not None else move
+                stored_move = move if move.card is None else Move(move.card, rename.get(move.dest, move.dest))
                 k = [m for m, _ in graph.edges[j]].index(stored_move)
                 stored = got.losing[(j, k)]
                 back = {pile: mine for mine, pile in rename.items()}  # the stored piles on the board
@@ -173,7 +173,7 @@ def test_every_stored_reason_is_a_reason_of_its_move(library: list[Scenario]) ->
     assert sorted(n for n, _ in stored["losing"]) == sorted(by_move)
     for number, reason in stored["losing"]:
         i, k = by_move[number]
-        text, piles = prepared.reasons.items[reason]
+        text, piles = stored["reasons"][reason]
         for n, pile in enumerate(piles):
             text = text.replace(PILE_FIELD.format(n=n), pile)
         # Its cost is the one the key computes for this move here (why_loses).

@@ -238,6 +238,8 @@ def encode_graph(got: PracticeAnalysis, messages: Messages, patterns: Patterns,
     """
     graph = got.graph
     n = len(graph.states)
+    # A puzzle's reasons travel in its own compressed data: they are its own (a rule's page would
+    # otherwise carry every other rule's sentences, uncompressed).
     reasons = reasons or Reasons(messages.lang)
     first = [0]
     for edges in graph.edges:
@@ -264,6 +266,7 @@ def encode_graph(got: PracticeAnalysis, messages: Messages, patterns: Patterns,
         "line": got.line,
         "leads": [lead_code(got.leads[i]) for i in range(n)],
         "losing": [[first[i] + k, reasons.add(why)] for (i, k), why in sorted(got.losing.items())],
+        "reasons": reasons.items,
     }
 
 
@@ -278,15 +281,14 @@ def unpack(text: str) -> object:
     return json.loads(gzip.decompress(base64.b64decode(text)).decode("utf-8"))
 
 
-def puzzle_data(scenario: Scenario, lang: str, messages: Messages,
-                reasons: Reasons | None = None) -> PuzzleData:
+def puzzle_data(scenario: Scenario, lang: str, messages: Messages) -> PuzzleData:
     """The embedded game graph of one puzzle in `lang`, or the reason it is not embedded."""
     if cards_not_home(scenario.position) > PRACTICE_MAX_CARDS:
         return PuzzleData(scenario, 0, None, TOO_MANY_CARDS)
     got = analyse(scenario)
     if got is None:
         return PuzzleData(scenario, PRACTICE_MAX_STATES, None, TOO_LARGE)
-    graph = pack(encode_graph(got, messages, Patterns(), reasons))
+    graph = pack(encode_graph(got, messages, Patterns(), Reasons(lang)))
     data = puzzle_header(scenario, got, messages) | {"graph": graph}
     return PuzzleData(scenario, len(got.graph.states), data, size=len(_json(data).encode("utf-8")))
 
@@ -399,25 +401,24 @@ def section_title(rule: str | None, lang: str) -> str:
 
 @dataclass
 class Prepared:
-    """A language's encoded puzzles, shared by every practice page in it: messages and reasons
+    """A language's encoded puzzles, shared by every practice page in it: messages
     numbered once for all the pages, each puzzle's data and its title (by ``id`` of its scenario)."""
 
     messages: Messages
-    reasons: Reasons
     data: dict[int, PuzzleData]
     titles: dict[int, str]
 
 
 def prepare(scenarios: Sequence[Scenario], lang: str) -> Prepared:
     """Every puzzle encoded in `lang`, titled within its rule's section (see :func:`distinct_titles`)."""
-    messages, reasons = Messages(lang), Reasons(lang)
+    messages = Messages(lang)
     data: dict[int, PuzzleData] = {}
     titles: dict[int, str] = {}
     for section in sections(scenarios):
         for sc, title in zip(section.scenarios, distinct_titles(section.scenarios, lang), strict=True):
-            data[id(sc)] = puzzle_data(sc, lang, messages, reasons)
+            data[id(sc)] = puzzle_data(sc, lang, messages)
             titles[id(sc)] = title
-    return Prepared(messages, reasons, data, titles)
+    return Prepared(messages, data, titles)
 
 
 @dataclass
@@ -511,11 +512,10 @@ def build_practice(scenarios: Sequence[Scenario], lang: str, guide_href: str,
 
 
 def payload(puzzles: list[PuzzleData], prepared: Prepared, lang: str, guide_href: str) -> str:
-    """The JSON the page's script reads: messages, reasons, rule links, card and page words, the puzzles."""
+    """The JSON the page's script reads: messages, rule links, card and page words, the puzzles."""
     rules = sorted({rule for rule, _text in prepared.messages.items})
     return _json({
         "messages": prepared.messages.items,
-        "reasons": prepared.reasons.items,
         "rules": {r: {"title": i18n.text(lang, "rule-title", r),
                       "href": f"{guide_href}#{r}"} for r in rules if _known_rule(r)},
         "cards": card_labels(lang),
