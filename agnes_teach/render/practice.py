@@ -40,7 +40,7 @@ from ..limits import PRACTICE_MAX_CARDS, PRACTICE_MAX_STATES
 from ..moves import Move
 from ..piles import Pile
 from ..position import Position
-from ..practice import Lead, NoLead, PracticeAnalysis, RefusalKey, analyse
+from ..practice import Lead, NoLead, PracticeAnalysis, RefusalKey, RefusalRow, analyse
 from ..registry import RuleId, Task
 from ..registry import rule as registry_rule
 from ..scenario import Scenario
@@ -245,10 +245,21 @@ def encode_graph(got: PracticeAnalysis, messages: Messages, patterns: Patterns,
     for edges in graph.edges:
         first.append(first[-1] + len(edges))
     relabels = Relabels(_width(len(set(graph.relabel.values())) + 1))
-    ids = [[patterns.add((int(got.free[i][card]),
-                          *(-1 if why is None else messages.add(why) for why in got.refusals[i][card])))
-            for card in range(52)] for i in range(n)]
+    # A card's refusals are one row the analysis holds once however many states share it
+    # (practice.Shared): its pattern is made once per row and pickability, not once per card and state.
+    by_row: dict[tuple[bool, int], int] = {}
+
+    def pattern_of(free: bool, row: RefusalRow) -> int:
+        found = by_row.get((free, id(row)))
+        if found is None:
+            found = by_row[(free, id(row))] = patterns.add(
+                (int(free), *(-1 if why is None else messages.add(why) for why in row)))
+        return found
+
+    ids = [[pattern_of(free, row) for free, row in zip(got.free[i], got.refusals[i], strict=True)]
+           for i in range(n)]
     width = _width(len(patterns.items))
+    pattern_codes = [_code(p, width) for p in range(len(patterns.items))]
     return {
         "patterns": patterns.items,
         "layout": [_layout(pos) for pos in graph.states],
@@ -260,7 +271,7 @@ def encode_graph(got: PracticeAnalysis, messages: Messages, patterns: Patterns,
         "relabel_width": relabels.width,
         "relabels": relabels.items,
         "auto": [auto_moves(graph, i) for i in range(n)] if graph.auto else [],
-        "refusals": ["".join(_code(p, width) for p in row) for row in ids],
+        "refusals": ["".join(pattern_codes[p] for p in row) for row in ids],
         "width": width,
         "deal": [-1 if why is None else messages.add(why) for why in got.deal],
         "line": got.line,
