@@ -42,7 +42,7 @@ the build.
 from __future__ import annotations
 
 import os
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass, field
 from enum import Enum, auto
@@ -314,7 +314,7 @@ def key_explanations(graph: GameGraph, key: KeyLine) -> dict[tuple[int, int], Ex
         stored, stored_order = key_and_order(graph.states[j], kinds_apart=True)
         if mine == stored:
             onto = piles_onto(order, stored_order)
-            rename = {names[p]: names[onto[p]] for p in range(len(names))}
+            rename: dict[str, Pile] = {names[p]: names[onto[p]] for p in range(len(names))}
             at[t] = (j, rename)
             if t < len(key.line):
                 k = _edge_of(graph, j, _renamed(key.line[t], rename))
@@ -328,15 +328,15 @@ def key_explanations(graph: GameGraph, key: KeyLine) -> dict[tuple[int, int], Ex
         for index in entry.indices:
             if index not in at:
                 continue
-            j, rename = at[index]
+            j, renamed = at[index]
             for move in entry.moves:
-                k = _edge_of(graph, j, _renamed(move, rename))
+                k = _edge_of(graph, j, _renamed(move, renamed))
                 if k is not None:
-                    out.setdefault((j, k), entry.explanation.with_piles(rename))
+                    out.setdefault((j, k), entry.explanation.with_piles(renamed))
     return out
 
 
-def _renamed(move: Move, rename: dict[str, Pile]) -> Move:
+def _renamed(move: Move, rename: Mapping[str, Pile]) -> Move:
     return move if move.card is None else Move(move.card, rename.get(move.dest, move.dest))
 
 

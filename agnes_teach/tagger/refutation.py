@@ -344,7 +344,8 @@ class Explanation:
     def piles(self) -> tuple[str, ...]:
         """The piles the explanation names, each once, in the order its words name them (the
         rule's side first): the practice page names them on the learner's board."""
-        named = [value for _name, value in self.facts.words if isinstance(value, Pile)] if self.facts else []
+        named: list[str] = [value for _name, value in self.facts.words if isinstance(value, Pile)] \
+            if self.facts else []
         seen = self.reason.observation
         named += [self.reason.pile, seen.pile if seen is not None else ""]
         return tuple(dict.fromkeys(pile for pile in named if pile))
