@@ -13,6 +13,7 @@ The practice pages explore the same way, move by move as the learner plays
 from __future__ import annotations
 
 from collections import deque
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from . import keys
@@ -224,19 +225,7 @@ def explore(pos: Position, max_states: int, play_safe_home: bool = True,
     records where each pile went (``GameGraph.relabel``), so the page can go on
     showing every card in the pile the player put it in.
     """
-    # A state met again by another order of the same moves: its canonical key, kept by its exact
-    # key (a join of its piles), which is far quicker to make than the canonical key's sorting.
-    canonical: dict[bytes, tuple[bytes, tuple[int, ...]]] = {}
-
-    def key_of(state: Position) -> tuple[bytes, tuple[int, ...] | None]:
-        exact = state_key(state)
-        if not merge_symmetric:
-            return exact, None
-        found = canonical.get(exact)
-        if found is None:
-            found = canonical[exact] = keys.key_and_order(state, kinds_apart=True)
-        return found
-
+    key_of = _keyer(merge_symmetric)
     root_key, root_order = key_of(pos)
     index: dict[bytes, int] = {root_key: 0}
     orders = [root_order]  # per stored state: its piles in key order (merge_symmetric only)
@@ -273,6 +262,24 @@ def explore(pos: Position, max_states: int, play_safe_home: bool = True,
     won = [k for k, state in enumerate(states) if state.is_won()]
     dist, via = backward_search(parents_of(edges), won)
     return GameGraph(states, edges, dist, auto, via, relabel)
+
+
+def _keyer(merge_symmetric: bool) -> Callable[[Position], tuple[bytes, tuple[int, ...] | None]]:
+    """How :func:`explore` keys a state: exactly, or up to symmetry with the piles in key order.
+    A state met again by another order of the same moves gets its canonical key back by its exact
+    key (a join of its piles), far quicker to make than the canonical key's sorting."""
+    canonical: dict[bytes, tuple[bytes, tuple[int, ...]]] = {}
+
+    def key_of(state: Position) -> tuple[bytes, tuple[int, ...] | None]:
+        exact = state_key(state)
+        if not merge_symmetric:
+            return exact, None
+        found = canonical.get(exact)
+        if found is None:
+            found = canonical[exact] = keys.key_and_order(state, kinds_apart=True)
+        return found
+
+    return key_of
 
 
 def piles_onto(order: tuple[int, ...], stored: tuple[int, ...] | None) -> tuple[int, ...]:
