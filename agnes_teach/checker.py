@@ -443,7 +443,7 @@ def _check_trap_moves(sc: Scenario, result: CheckResult, lang: str, budget: floa
 # ------------------------------------------------------------ teaching properties (issue 8)
 
 
-def _line_of(sc: Scenario) -> list[Move]:
+def solution_line(sc: Scenario) -> list[Move]:
     """The scenario's solution as moves (up to the first that does not play), else its key move;
     a solution after which the rest goes home by itself is followed by those moves home."""
     texts = list(sc.solution or [])
@@ -469,7 +469,7 @@ def _check_theme_use(sc: Scenario, result: CheckResult, lang: str) -> None:
     from .tagger.detectors import Lesson, rule_of
     from .themes import find_theme
 
-    line = _line_of(sc)
+    line = solution_line(sc)
     if not sc.themes or not line:
         return
     specs = {theme: find_theme(theme, sc.position.profile.id) for theme in sc.themes}
@@ -548,7 +548,7 @@ def _check_teaching(sc: Scenario, result: CheckResult, lang: str) -> None:
     theme = next((t for t in sc.themes), None)
     # Only a medium or hard puzzle needs decision points, and only MIN_DECISIONS of them.
     needed = MIN_DECISIONS if sc.difficulty in (Difficulty.MEDIUM, Difficulty.HARD) else 0
-    line = _line_of(sc)
+    line = solution_line(sc)
     m = measure(sc.position, theme, line, decisions_needed=needed, greedy=False)
     problems = teaching_problems(m, sc.task, sc.difficulty, len(sc.expect.get("illegal", {})))
     taught = find_theme(theme, sc.position.profile.id)

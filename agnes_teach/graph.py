@@ -13,6 +13,7 @@ The practice pages explore the same way, move by move as the learner plays
 from __future__ import annotations
 
 from collections import deque
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from . import keys
@@ -81,14 +82,15 @@ class GameGraph:
     # (piles by place in [*tableau, *reserve, *exposed]); an edge not listed keeps every pile in place.
     relabel: dict[tuple[int, int], tuple[int, ...]] = field(default_factory=dict)
 
-    def real_line(self, edges: list[int]) -> list[Move]:
-        """The moves a player makes from the root along a path of edge indices, every pile under the
-        name it has in the player's game (stored states may hold their piles in another order), with
-        the safe moves played after each."""
+    def real_line(self, edges: list[int], start: int = 0) -> list[Move]:
+        """The moves a player makes from state `start` (the root) along a path of edge indices, every
+        pile under the name it has in the player's game (stored states may hold their piles in
+        another order; the player's names are those of state `start`), with the safe moves played
+        after each."""
         names = self.root.profile.pile_names()
         view = tuple(range(len(names)))  # where each of the player's piles lies in the stored state
         out: list[Move] = []
-        i = 0
+        i = start
         for k in edges:
             move, j = self.edges[i][k]
             if move.card is not None and move.dest in names:
@@ -223,9 +225,7 @@ def explore(pos: Position, max_states: int, play_safe_home: bool = True,
     records where each pile went (``GameGraph.relabel``), so the page can go on
     showing every card in the pile the player put it in.
     """
-    def key_of(state: Position) -> tuple[bytes, tuple[int, ...] | None]:
-        return keys.key_and_order(state, kinds_apart=True) if merge_symmetric else (state_key(state), None)
-
+    key_of = _keyer(merge_symmetric)
     root_key, root_order = key_of(pos)
     index: dict[bytes, int] = {root_key: 0}
     orders = [root_order]  # per stored state: its piles in key order (merge_symmetric only)
@@ -262,6 +262,24 @@ def explore(pos: Position, max_states: int, play_safe_home: bool = True,
     won = [k for k, state in enumerate(states) if state.is_won()]
     dist, via = backward_search(parents_of(edges), won)
     return GameGraph(states, edges, dist, auto, via, relabel)
+
+
+def _keyer(merge_symmetric: bool) -> Callable[[Position], tuple[bytes, tuple[int, ...] | None]]:
+    """How :func:`explore` keys a state: exactly, or up to symmetry with the piles in key order.
+    A state met again by another order of the same moves gets its canonical key back by its exact
+    key (a join of its piles), far quicker to make than the canonical key's sorting."""
+    canonical: dict[bytes, tuple[bytes, tuple[int, ...]]] = {}
+
+    def key_of(state: Position) -> tuple[bytes, tuple[int, ...] | None]:
+        exact = state_key(state)
+        if not merge_symmetric:
+            return exact, None
+        found = canonical.get(exact)
+        if found is None:
+            found = canonical[exact] = keys.key_and_order(state, kinds_apart=True)
+        return found
+
+    return key_of
 
 
 def piles_onto(order: tuple[int, ...], stored: tuple[int, ...] | None) -> tuple[int, ...]:

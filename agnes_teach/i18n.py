@@ -76,19 +76,31 @@ _FEMININE_ES = re.compile(r"\b(El|el|del|al|Un|un)(\s+)(?=(?:J|Q)(?![A-Za-z])|(?
 _FEMININE_ARTICLE = {"El": "La", "el": "la", "del": "de la", "al": "a la", "Un": "Una", "un": "una"}
 
 
+# English: "an" before a rank said with a vowel (an A, an 8), where a message reads "a {rank}".
+_VOWEL_EN = re.compile(r"\b(a|A)(\s+)(?=(?:A|8)(?![A-Za-z0-9])|(?:ace|eight)\b)")
+_VOWEL_ARTICLE = {"a": "an", "A": "An"}
+# Per language: the articles to change before the card or rank filled in after them, and how.
+_AGREEMENT = {"es": (_FEMININE_ES, _FEMININE_ARTICLE), "en": (_VOWEL_EN, _VOWEL_ARTICLE)}
+
+
 def agree(lang: str, message: str) -> str:
-    """`message` with its articles agreeing with the cards filled in (Spanish: «la J♠», «la reina»)."""
-    if lang != "es":
+    """`message` with its articles agreeing with the cards filled in (Spanish: «la J♠», «la reina»;
+    English: "an A", "an 8")."""
+    rule = _AGREEMENT.get(lang)
+    if rule is None:
         return message
-    return _FEMININE_ES.sub(lambda m: _FEMININE_ARTICLE[m.group(1)] + m.group(2), message)
+    pattern, articles = rule
+    return pattern.sub(lambda m: articles[m.group(1)] + m.group(2), message)
 
 
 def agreement(lang: str) -> dict[str, object] | None:
     """The article rule of `agree` for a page's script (a regular expression both Python and
     JavaScript read, and the replacements), or None where the language needs none."""
-    if lang != "es":
+    rule = _AGREEMENT.get(lang)
+    if rule is None:
         return None
-    return {"pattern": _FEMININE_ES.pattern, "articles": dict(_FEMININE_ARTICLE)}
+    pattern, articles = rule
+    return {"pattern": pattern.pattern, "articles": dict(articles)}
 
 
 class _Missing(dict[str, str]):

@@ -31,6 +31,8 @@ agreeing with the Python search state for state (verdicts and node counts).
 
 from __future__ import annotations
 
+from functools import cache
+
 from .piles import Pile, PileKind
 from .position import Position
 
@@ -46,6 +48,8 @@ def futures(pos: Position) -> dict[Pile, list[int]]:
     """What each pile will still receive: per deal to come, its card, or NO_CARD if that deal
     passes the pile by (so two piles trade places only when the deals treat them alike)."""
     out: dict[Pile, list[int]] = {}
+    if not pos.stock:  # nothing is to come (the question asked of most states, so answered first)
+        return out
     rest = list(pos.stock)
     deals = pos.profile.stock_deals[pos.deals_done:]
     for d, deal in enumerate(deals):
@@ -83,18 +87,33 @@ def key_and_order(pos: Position, kinds_apart: bool = False) -> tuple[bytes, tupl
     refused by different rules: the practice page names the rule, so it must not merge them).
     """
     coming = futures(pos)
-    columns = sorted((bytes(cards) + future_part(coming.get(Pile.column(j + 1))), j)
-                     for j, cards in enumerate(pos.tableau))
-    names = [*(Pile.reserve(i + 1) for i in range(len(pos.reserve))),
-             *(Pile.exposed(i + 1) for i in range(len(pos.exposed)))]
-    stacks = [*pos.reserve, *pos.exposed]
+    columns_named, stacks_named = _pile_names(len(pos.tableau), len(pos.reserve), len(pos.exposed))
+    if coming:
+        columns = sorted((bytes(cards) + future_part(coming.get(name)), j)
+                         for j, (name, cards) in enumerate(zip(columns_named, pos.tableau, strict=True)))
+    else:  # no deal to come: a column's part is its cards
+        columns = sorted((bytes(cards), j) for j, cards in enumerate(pos.tableau))
+    stacks = zip(stacks_named, _stack_tags(pos, kinds_apart), (*pos.reserve, *pos.exposed), strict=True)
     first = len(pos.tableau)
-    parts = sorted(((EXPOSED_TAG if kinds_apart and name.kind is PileKind.EXPOSED else STACK_TAG)
-                    [stack_plays_home(pos, name)] + bytes(cards) + future_part(coming.get(name)), first + i)
-                   for i, (name, cards) in enumerate(zip(names, stacks, strict=True)))
+    parts = sorted((tag + bytes(cards) + future_part(coming.get(name)), first + i)
+                   for i, (name, tag, cards) in enumerate(stacks))
     key = (PILE_SEP.join(part for part, _ in columns) + GROUP_SEP + PILE_SEP.join(part for part, _ in parts)
            + bytes((pos.deals_done,)))
     return key, tuple(place for _, place in (*columns, *parts))
+
+
+@cache
+def _pile_names(columns: int, reserve: int, exposed: int) -> tuple[tuple[Pile, ...], tuple[Pile, ...]]:
+    """The columns' names, and the stacks' (reserve piles, then exposed cells), in place order."""
+    return (tuple(Pile.column(j + 1) for j in range(columns)),
+            (*(Pile.reserve(i + 1) for i in range(reserve)), *(Pile.exposed(i + 1) for i in range(exposed))))
+
+
+def _stack_tags(pos: Position, kinds_apart: bool) -> list[bytes]:
+    """Each stack's tag: its permission to play home, and with `kinds_apart` its kind."""
+    reserve = STACK_TAG[pos.profile.reserve_to_foundation]
+    exposed = (EXPOSED_TAG if kinds_apart else STACK_TAG)[pos.profile.exposed_to_foundation]
+    return [reserve] * len(pos.reserve) + [exposed] * len(pos.exposed)
 
 
 def game_key(pos: Position) -> bytes:

@@ -20,37 +20,50 @@ there is a loss); the page says so.  A puzzle whose game has more than
 ``PRACTICE_MAX_STATES`` states even then is not analysed.
 
 Every move that turns a winnable state into a lost one carries the answer
-key's reason (``tagger.refutation.why_loses``, the function the worksheet's key
-asks), so the page's "why?" after a losing move says what the key says.
+key's explanation: at a position of the key's line, the very explanation the
+worksheet's key prints for that move (``tagger.refutation.explain_scenario``:
+the rule's side, then what the move costs), its piles renamed into the stored
+state's order; anywhere else, the one explanation of a wrong move
+(``explain_losing_move``: the rule's side where the theme's misconception plays
+the move, then the cost, ``why_loses``).
 
 The engine is asked about every card on the board (in a pile, or on top of its
-foundation) and every destination, at every state.  A card off the board (in
-the stock, or under another card of its foundation) is asked about once per
-stock, foundations and deals done (:class:`OffBoard`): its refusal reads no
-pile of the board, and the cross-checked states confirm it card by card.
+foundation) and every destination once per what its rules read
+(:func:`on_board_key`: the card's pile and its place in it, the foundations,
+the destination and its top card), not once per state: a move changes two
+piles, so nearly every such question recurs in the next state.  A card off the
+board (in the stock, or under another card of its foundation) is asked about
+once per stock, foundations and deals done (:func:`off_board_key`): its refusal
+reads no pile of the board.  At the start, the last state and a dozen others,
+the engine is asked again about every card, and an answer that differs stops
+the build.
 """
 
 from __future__ import annotations
 
 import os
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass, field
 from enum import Enum, auto
+from functools import cache
 
-from .cards import Card, card_name, make_card, rank_at
-from .engine import AmbiguousMoveError, IllegalMoveError, Refusal, refusal, resolve
-from .graph import GameGraph, explore
+from .cards import Card, card_name, make_card, rank_at, suit_of
+from .checker import solution_line
+from .engine import AmbiguousMoveError, IllegalMoveError, Refusal, apply_unchecked, refusal, resolve
+from .graph import GameGraph, explore, piles_onto
+from .keys import key_and_order
 from .limits import PRACTICE_MAX_CARDS, PRACTICE_MAX_STATES
-from .moves import DEAL_MOVE, Move, parse_move_text
+from .moves import DEAL_MOVE, Move, MoveText, parse_move_text
 from .piles import FOUNDATION, Pile, PileKind
 from .position import Cards, Position
 from .profile import Profile
 from .registry import Verdict
 from .scenario import Scenario
 from .solver import solve
-from .tagger.refutation import Reason, why_loses
+from .tagger.refutation import Explanation, Refuted, explain_losing_move, explain_scenario
 from .tagger.teaching import cards_not_home
+from .themes import find_theme
 
 # The learner's game (every move theirs) is embedded while it has at most this many states; a larger
 # one is played with safe cards going home by themselves.  Each state costs build time and bytes:
@@ -96,7 +109,25 @@ class PracticeAnalysis:
     nopile: dict[str, RefusalKey]  # typed input naming a pile the game lacks
     # (state, edge index) of every move from a winnable state into a lost one: why it loses, as the
     # answer key says it (piles named as in the stored state the move leaves)
-    losing: dict[tuple[int, int], Reason] = field(default_factory=dict)
+    losing: dict[tuple[int, int], Explanation] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class KeyLine:
+    """What a puzzle's answer key says, as values a worker process can take: the line the key
+    explains (``checker.solution_line``), every wrong move it explains (``explain_scenario``,
+    by the indices of that line's positions) and the rule of the puzzle's theme."""
+
+    line: tuple[Move, ...] = ()
+    refuted: tuple[Refuted, ...] = ()
+    theme: str | None = None
+
+
+def key_of(scenario: Scenario) -> KeyLine:
+    """The answer key of a puzzle, as the worksheet explains it."""
+    line = solution_line(scenario)
+    return KeyLine(tuple(line), tuple(explain_scenario(scenario, line)),
+                   scenario.themes[0] if scenario.themes else None)
 
 
 def destinations(profile: Profile) -> list[Pile]:
@@ -149,8 +180,13 @@ def analyse(scenario: Scenario) -> PracticeAnalysis | None:
     PRACTICE_MAX_CARDS cards in play or more than PRACTICE_MAX_STATES states."""
     key = (scenario.id, scenario.position)
     if key not in _ANALYSES:
-        _ANALYSES[key] = _analyse(scenario.id, scenario.position)
+        _ANALYSES[key] = _analyse(scenario.id, scenario.position, _key_if_small(scenario))
     return _ANALYSES[key]
+
+
+def _key_if_small(scenario: Scenario) -> KeyLine:
+    """The puzzle's key, for a puzzle the page may play (no key is worked out for one it cannot)."""
+    return key_of(scenario) if cards_not_home(scenario.position) <= PRACTICE_MAX_CARDS else KeyLine()
 
 
 def analyse_all(scenarios: Sequence[Scenario], workers: int | None = None,
@@ -174,7 +210,8 @@ def analyse_all(scenarios: Sequence[Scenario], workers: int | None = None,
         # likely largest games first (a stock, then more cards in play), so that no worker is left
         # with a big one at the end while the others wait.
         first = sorted(todo, key=lambda s: (not s.position.stock, -cards_not_home(s.position)))
-        jobs = {pool.submit(_analyse, scenario.id, scenario.position): scenario for scenario in first}
+        jobs = {pool.submit(_analyse, scenario.id, scenario.position, _key_if_small(scenario)): scenario
+                for scenario in first}
         for job in as_completed(jobs):
             scenario = jobs[job]
             _ANALYSES[(scenario.id, scenario.position)] = job.result()
@@ -195,7 +232,7 @@ def explore_for_page(start: Position) -> tuple[GameGraph | None, bool]:
     return explore(start, PRACTICE_MAX_STATES, play_safe_home=True, merge_symmetric=True), True
 
 
-def _analyse(scenario_id: str, start: Position) -> PracticeAnalysis | None:
+def _analyse(scenario_id: str, start: Position, key: KeyLine) -> PracticeAnalysis | None:
     if cards_not_home(start) > PRACTICE_MAX_CARDS:
         return None
     graph, auto_home = explore_for_page(start)
@@ -206,7 +243,8 @@ def _analyse(scenario_id: str, start: Position) -> PracticeAnalysis | None:
     dests = destinations(start.profile)
     shared = Shared()
     refusals = [card_refusals(graph, i, dests, shared) for i in range(len(graph.states))]
-    cross_check_off_board(graph, refusals, dests, scenario_id)
+    leads = [typed_leads(pos, shared) for pos in graph.states]
+    cross_check_refusals(graph, refusals, leads, dests, scenario_id)
     deal = [None if (why := refusal(pos, DEAL_MOVE)) is None else refusal_key(why) for pos in graph.states]
     return PracticeAnalysis(
         graph=graph,
@@ -217,19 +255,93 @@ def _analyse(scenario_id: str, start: Position) -> PracticeAnalysis | None:
         refusals=refusals,
         free=[[can_pick_up(dests, row) for row in per_card] for per_card in refusals],
         deal=deal,
-        leads=[typed_leads(pos) for pos in graph.states],
+        leads=leads,
         empty=empty_source_refusals(start, dests),
         nopile=no_such_pile_refusals(start, dests),
-        losing=losing_reasons(graph, winnable),
+        losing=losing_reasons(graph, winnable, key),
     )
 
 
-def losing_reasons(graph: GameGraph, winnable: list[bool]) -> dict[tuple[int, int], Reason]:
-    """Why each move from a winnable state into a lost one loses: the answer key's reason for that
-    move in that position (``why_loses``), on the answer line or off it."""
-    return {(i, k): why_loses(graph.states[i], move)
-            for i, edges in enumerate(graph.edges) if winnable[i]
-            for k, (move, j) in enumerate(edges) if not winnable[j]}
+def losing_reasons(graph: GameGraph, winnable: list[bool],
+                   key: KeyLine = KeyLine()) -> dict[tuple[int, int], Explanation]:
+    """Why each move from a winnable state into a lost one loses: at a position of the key's line,
+    the key's own explanation of that move (:func:`key_explanations`); elsewhere the one explanation
+    of a wrong move (``explain_losing_move``, the theme's rule cited where its misconception plays
+    the move, read along the state's shortest win)."""
+    theme = find_theme(key.theme, graph.root.profile.id) if key.theme else None
+    said = key_explanations(graph, key)
+    out: dict[tuple[int, int], Explanation] = {}
+    for i, edges in enumerate(graph.edges):
+        if not winnable[i]:
+            continue
+        line: list[Move] | None = None
+        for k, (move, j) in enumerate(edges):
+            if winnable[j]:
+                continue
+            found = said.get((i, k))
+            if found is None:
+                if line is None:
+                    line = winning_line(graph, i) if theme is not None else []
+                found = explain_losing_move(graph.states[i], move, theme, line)
+            out[(i, k)] = found
+    return out
+
+
+def winning_line(graph: GameGraph, start: int) -> list[Move]:
+    """A shortest win from state `start`, every pile named as that stored state names it."""
+    edges, i = [], start
+    while graph.win_edge[i] >= 0:
+        k = graph.win_edge[i]
+        edges.append(k)
+        i = graph.edges[i][k][1]
+    return graph.real_line(edges, start)
+
+
+def key_explanations(graph: GameGraph, key: KeyLine) -> dict[tuple[int, int], Explanation]:
+    """The key's explanation of each wrong move it names, by (stored state, edge index) of that
+    move at the position of the key's line where the key names it, its piles renamed into the
+    stored state's order.  The key's line is followed through the graph while its positions are
+    stored states (in a game whose safe cards go home by themselves, a key that plays them one by
+    one meets the graph again once it has)."""
+    wanted = {index for entry in key.refuted for index in entry.indices}
+    if not wanted:
+        return {}
+    names = graph.root.profile.pile_names()
+    at: dict[int, tuple[int, dict[str, Pile]]] = {}  # key position -> (stored state, its pile names)
+    here, j = graph.root, 0
+    for t in range(min(len(key.line), max(wanted)) + 1):
+        mine, order = key_and_order(here, kinds_apart=True)
+        stored, stored_order = key_and_order(graph.states[j], kinds_apart=True)
+        if mine == stored:
+            onto = piles_onto(order, stored_order)
+            rename: dict[str, Pile] = {names[p]: names[onto[p]] for p in range(len(names))}
+            at[t] = (j, rename)
+            if t < len(key.line):
+                k = _edge_of(graph, j, _renamed(key.line[t], rename))
+                if k is None:
+                    break
+                j = graph.edges[j][k][1]
+        if t < len(key.line):
+            here = apply_unchecked(here, key.line[t])
+    out: dict[tuple[int, int], Explanation] = {}
+    for entry in key.refuted:
+        for index in entry.indices:
+            if index not in at:
+                continue
+            j, renamed = at[index]
+            for move in entry.moves:
+                k = _edge_of(graph, j, _renamed(move, renamed))
+                if k is not None:
+                    out.setdefault((j, k), entry.explanation.with_piles(renamed))
+    return out
+
+
+def _renamed(move: Move, rename: Mapping[str, Pile]) -> Move:
+    return move if move.card is None else Move(move.card, rename.get(move.dest, move.dest))
+
+
+def _edge_of(graph: GameGraph, state: int, move: Move) -> int | None:
+    return next((k for k, (m, _j) in enumerate(graph.edges[state]) if m == move), None)
 
 
 def cross_check(graph: GameGraph, winnable: list[bool], scenario_id: str) -> None:
@@ -243,9 +355,16 @@ def cross_check(graph: GameGraph, winnable: list[bool], scenario_id: str) -> Non
                                 f"{Verdict.WON if winnable[i] else Verdict.LOST}")
 
 
-# An off-board card's refusals are asked once per: the card, whether it is in the stock, the
-# foundations, the stock's size and the deals done.
-OffBoardKey = tuple[int, bool, tuple[int, ...], int, int]
+# An off-board card's refusals are asked once per: the card, whether it is in the stock, and how
+# many cards of its suit are home.
+OffBoardKey = tuple[int, bool, int]
+# Where an on-board card lies, as far as the rules read it: its pile's kind and index, whether it
+# is the pile's bottom card, and the pile's cards from the one under it up (a foundation's top
+# card: the foundation, by suit, and its depth there).
+Source = tuple[PileKind, int, bool, Cards]
+# An on-board card's refusal for one destination is asked once per: the card, where it lies, how
+# many cards its suit has home, the destination and, for a column, the card on top of it.
+OnBoardKey = tuple[int, Source, int, Pile, int | None]
 
 
 @dataclass
@@ -257,6 +376,8 @@ class Shared:
     keys: dict[RefusalKey, RefusalKey] = field(default_factory=dict)
     rows: dict[RefusalRow, RefusalRow] = field(default_factory=dict)
     off_board: dict[OffBoardKey, RefusalRow] = field(default_factory=dict)
+    on_board: dict[OnBoardKey, RefusalKey | None] = field(default_factory=dict)
+    leads: dict[LeadKey, Lead] = field(default_factory=dict)
 
 
 def on_board(pos: Position) -> set[int]:
@@ -266,22 +387,74 @@ def on_board(pos: Position) -> set[int]:
     return cards
 
 
+def sources(pos: Position) -> dict[int, Source]:
+    """Every card a learner sees and can tap (:func:`on_board`), with where it lies
+    (:data:`Source`)."""
+    out: dict[int, Source] = {}
+    for kind, group in ((PileKind.COLUMN, pos.tableau), (PileKind.RESERVE, pos.reserve),
+                        (PileKind.EXPOSED, pos.exposed)):
+        for index, pile in enumerate(group):
+            for depth, card in enumerate(pile):
+                out[card] = (kind, index, depth == 0, pile[max(depth - 1, 0):])
+    for suit, n in enumerate(pos.foundations):
+        if n:
+            out[make_card(rank_at(pos.base, n - 1), suit)] = (PileKind.FOUNDATION, suit, n == 1, ())
+    return out
+
+
+def on_board_key(pos: Position, card: int, source: Source, dest: Pile) -> OnBoardKey:
+    """What the rules read of a position to answer moving an on-board `card` to `dest`
+    (``predicates.py``): where the card lies (the cards on it, whose run it heads; the card under
+    it, whether its run goes on below), how many cards of its suit are home (the next one its
+    foundation takes; whether it is a foundation's top card), and for a column destination
+    whether it is empty and its top card (a reserve pile or an exposed cell refuses every card
+    whatever it holds).  The profile and the base are the game's.  ``cross_check_refusals``
+    confirms it on a spread of states."""
+    top = None
+    if dest.is_column:
+        pile = pos.pile(dest)
+        top = pile[-1] if pile else None
+    return (card, source, pos.foundations[suit_of(card)], dest, top)
+
+
 def off_board_key(pos: Position, card: int) -> OffBoardKey:
     """What an off-board card's refusals are asked once per.  Such a card is refused before any rule
-    reads a pile of the board (the stock's rule, or the foundations' rules): the stock, the
-    foundations and the deals done are what those read (``cross_check_off_board`` confirms it)."""
-    return (card, card in pos.stock, pos.foundations, len(pos.stock), pos.deals_done)
+    reads a pile of the board: a card in the stock by the stock's rule (after the rules of the
+    destination's kind), a card under its foundation's top by the foundations' rules, which read
+    how many cards of its suit are home (``cross_check_refusals`` confirms it)."""
+    return (card, card in pos.stock, pos.foundations[suit_of(card)])
+
+
+def _answer(pos: Position, card: int, dest: Pile, legal: set[Move], shared: Shared) -> RefusalKey | None:
+    """The engine's refusal of moving `card` to `dest` (None: legal, and then generated)."""
+    move = Move(Card(card), dest)
+    why = refusal(pos, move)
+    if why is None and move not in legal:
+        raise PracticeError(f"{move} is legal but not generated")
+    key = None if why is None else page_refusal_key(why, pos, move)
+    return key if key is None else shared.keys.setdefault(key, key)
 
 
 def _row(pos: Position, card: int, dests: list[Pile], legal: set[Move], shared: Shared) -> RefusalRow:
+    whole = tuple(_answer(pos, card, dest, legal, shared) for dest in dests)
+    return shared.rows.setdefault(whole, whole)
+
+
+def _on_board_row(pos: Position, card: int, source: Source, dests: list[Pile], legal: set[Move],
+                  shared: Shared) -> RefusalRow:
+    """An on-board card's refusals, each asked of the engine once per :func:`on_board_key`; a move
+    answered legal must be one the state's edges hold."""
     row: list[RefusalKey | None] = []
+    asked = shared.on_board
     for dest in dests:
-        move = Move(Card(card), dest)
-        why = refusal(pos, move)
-        if why is None and move not in legal:
-            raise PracticeError(f"{move} is legal but not generated")
-        key = None if why is None else page_refusal_key(why, pos, move)
-        row.append(key if key is None else shared.keys.setdefault(key, key))
+        key = on_board_key(pos, card, source, dest)
+        if key in asked:
+            why = asked[key]
+            if why is None and Move(Card(card), dest) not in legal:
+                raise PracticeError(f"{Move(Card(card), dest)} is legal but not generated")
+        else:
+            why = asked[key] = _answer(pos, card, dest, legal, shared)
+        row.append(why)
     whole = tuple(row)
     return shared.rows.setdefault(whole, whole)
 
@@ -294,11 +467,12 @@ def card_refusals(graph: GameGraph, index: int, dests: list[Pile],
     shared = shared or Shared()
     pos = graph.states[index]
     legal = {m for m, _j in graph.edges[index]}
-    seen = on_board(pos)
+    seen = sources(pos)
     per_card = []
     for card in range(52):
-        if card in seen:
-            per_card.append(_row(pos, card, dests, legal, shared))
+        source = seen.get(card)
+        if source is not None:
+            per_card.append(_on_board_row(pos, card, source, dests, legal, shared))
             continue
         key = off_board_key(pos, card)
         if key not in shared.off_board:
@@ -307,10 +481,11 @@ def card_refusals(graph: GameGraph, index: int, dests: list[Pile],
     return per_card
 
 
-def cross_check_off_board(graph: GameGraph, refusals: list[list[RefusalRow]], dests: list[Pile],
-                          scenario_id: str) -> None:
-    """At the start and a spread of other states, the engine asked about every off-board card
-    must say what the rows kept once per :func:`off_board_key` say."""
+def cross_check_refusals(graph: GameGraph, refusals: list[list[RefusalRow]], leads: list[list[list[Lead]]],
+                         dests: list[Pile], scenario_id: str) -> None:
+    """At the start, the last state and a spread of others, the engine asked afresh about every
+    card must say what the rows kept once per :func:`on_board_key` or :func:`off_board_key` say,
+    and resolving typed ``tI>tJ`` what the leads kept once per :func:`lead_key` say."""
     n = len(graph.states)
     step = max(1, n // CROSS_CHECKS)
     for i in sorted({0, *range(step, n, step), n - 1}):
@@ -318,9 +493,13 @@ def cross_check_off_board(graph: GameGraph, refusals: list[list[RefusalRow]], de
         legal = {m for m, _j in graph.edges[i]}
         seen = on_board(pos)
         for card in range(52):
-            if card not in seen and _row(pos, card, dests, legal, Shared()) != refusals[i][card]:
+            if _row(pos, card, dests, legal, Shared()) != refusals[i][card]:
+                where = "on the board" if card in seen else "off the board"
                 raise PracticeError(f"{scenario_id}: state {i}: the refusals of {card_name(Card(card))}, "
-                                    "off the board, depend on more than the stock and the foundations")
+                                    f"{where}, depend on more than the positions that share them")
+        if typed_leads(pos) != leads[i]:
+            raise PracticeError(f"{scenario_id}: state {i}: typed moves between columns depend on more than "
+                                "the positions that share them")
 
 
 def can_pick_up(dests: list[Pile], row: RefusalRow) -> bool:
@@ -331,8 +510,10 @@ def can_pick_up(dests: list[Pile], row: RefusalRow) -> bool:
     return any(why is None for why in row) or len(rules) > 1
 
 
-def typed_leads(pos: Position) -> list[list[Lead]]:
-    """For ``t5>t2`` typed input: the card engine.resolve picks from each column for each other column."""
+def typed_leads(pos: Position, shared: Shared | None = None) -> list[list[Lead]]:
+    """For ``t5>t2`` typed input: the card engine.resolve picks from each column for each other
+    column, asked once per :data:`LeadKey` (kept in `shared`)."""
+    asked = shared.leads if shared is not None else {}
     out = []
     n = pos.profile.columns
     for i in range(n):
@@ -341,14 +522,37 @@ def typed_leads(pos: Position) -> list[list[Lead]]:
             if i == j or not pos.tableau[i]:
                 row.append(NoLead.NONE)
                 continue
-            try:
-                got = resolve(pos, parse_move_text(f"t{i + 1}>t{j + 1}"))
-            except AmbiguousMoveError:
-                row.append(NoLead.AMBIGUOUS)
-                continue
-            row.append(got.card if got.card is not None else NoLead.AMBIGUOUS)
+            key = lead_key(pos, i, j)
+            found = asked.get(key)
+            if found is None:
+                found = asked[key] = _lead(pos, i, j)
+            row.append(found)
         out.append(row)
     return out
+
+
+# What resolving typed ``tI>tJ`` reads: the two columns' numbers, the source column's cards, and the
+# destination's top card (None: empty).  The moves it chooses among are the source's cards to the
+# destination, which the rules answer from these (see :func:`on_board_key`).
+LeadKey = tuple[int, int, Cards, int | None]
+
+
+def lead_key(pos: Position, source: int, dest: int) -> LeadKey:
+    column = pos.tableau[dest]
+    return (source, dest, pos.tableau[source], column[-1] if column else None)
+
+
+def _lead(pos: Position, source: int, dest: int) -> Lead:
+    try:
+        got = resolve(pos, _typed_move(source, dest))
+    except AmbiguousMoveError:
+        return NoLead.AMBIGUOUS
+    return got.card if got.card is not None else NoLead.AMBIGUOUS
+
+
+@cache
+def _typed_move(source: int, dest: int) -> MoveText:
+    return parse_move_text(f"t{source + 1}>t{dest + 1}")
 
 
 def with_pile_emptied(pos: Position, pile: Pile) -> Position:

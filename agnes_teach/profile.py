@@ -159,8 +159,15 @@ class Profile:
         return tuple(sizes)
 
     def deals_done(self, stock_left: int) -> int | None:
-        sizes = self.stock_sizes()
-        return sizes.index(stock_left) if stock_left in sizes else None
+        return self._deals_by_stock_left.get(stock_left)
+
+    @cached_property
+    def _deals_by_stock_left(self) -> dict[int, int]:
+        """How many deals are done when the stock holds so many cards (every position asks)."""
+        out: dict[int, int] = {}
+        for done, size in enumerate(self.stock_sizes()):
+            out.setdefault(size, done)
+        return out
 
     def pile_names(self) -> tuple[Pile, ...]:
         return (

@@ -4,10 +4,11 @@ Run:
   .venv/bin/python bench/practice_pages.py --site [puzzles/small] [--workers N] [--json FILE]
   .venv/bin/python bench/practice_pages.py [puzzles/small puzzles/sorel] [--json FILE]
 
-With ``--site``: builds the English guide twice, as ``agnes-teach guide --lang en`` does (its
-default practice set) and with ``--puzzles`` the folders given, and prints each build's seconds,
-their ratio, every practice page written with its bytes against the page budget, how many of
-the puzzles play, and the notes about puzzles left out (each should appear once).
+With ``--site``: builds the English guide twice, in one run, as ``agnes-teach guide --lang en``
+does (its default practice set) and with ``--puzzles`` the folders given, and prints each build's
+wall-clock and processor seconds (the analysing workers' included) and their ratios, every
+practice page written with its bytes against the page budget, how many of the puzzles play, and
+the notes about puzzles left out (each should appear once).
 
 Without: builds each file's English practice page alone, as ``agnes-teach guide --puzzles FILE``
 would, and prints per file whether the page can play it (its whole game stored, every answer
@@ -20,6 +21,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import resource
 import sys
 import tempfile
 import time
@@ -38,22 +40,30 @@ from agnes_teach.render.practice import PAGE_BUDGET, build_practice, skip_reason
 from agnes_teach.scenario import Scenario, load_puzzles  # noqa: E402
 
 
-def _build(scenarios: list[Scenario], out: Path, workers: int | None) -> tuple[float, list[str]]:
+def cpu_seconds() -> float:
+    """Processor time of this process and of every worker it has waited for (user and system)."""
+    own, workers = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
+    return own.ru_utime + own.ru_stime + workers.ru_utime + workers.ru_stime
+
+
+def _build(scenarios: list[Scenario], out: Path, workers: int | None) -> tuple[float, float, list[str]]:
+    """Wall-clock and processor seconds of one English guide build (the analysing workers' time
+    counted: the pool is shut down, and so waited for, before the build returns)."""
     practice.clear_analyses()
     notes: list[str] = []
-    start = time.perf_counter()
+    start, cpu = time.perf_counter(), cpu_seconds()
     build_guide(["en"], out, get_profile(DEFAULT_PROFILE), puzzles=scenarios, note=notes.append,
                 workers=workers)
-    return time.perf_counter() - start, notes
+    return time.perf_counter() - start, cpu_seconds() - cpu, notes
 
 
 def site(scenarios: list[Scenario], workers: int | None) -> dict[str, object]:
     """The plain guide's build against the library's, and the library's practice pages."""
     with tempfile.TemporaryDirectory() as folder:
         default = [library_folder("demo"), ROOT / "agnes_teach" / PLAYABLE_EXAMPLE]  # what `guide` plays
-        plain, _ = _build(load_puzzles(default), Path(folder) / "plain", workers)
-        print(f"guide --lang en: {plain:.1f} s", flush=True)
-        seconds, notes = _build(scenarios, Path(folder) / "library", workers)
+        plain, plain_cpu, _ = _build(load_puzzles(default), Path(folder) / "plain", workers)
+        print(f"guide --lang en: {plain:.1f} s wall, {plain_cpu:.1f} s processor", flush=True)
+        seconds, cpu, notes = _build(scenarios, Path(folder) / "library", workers)
         pages = {p.name: p.stat().st_size for p in sorted((Path(folder) / "library").glob("practice-*.html"))}
         playing = sum(html.count('class="puzzle" id=') for html in
                       (p.read_text("utf-8") for p in (Path(folder) / "library").glob("practice-*.html")))
@@ -61,13 +71,16 @@ def site(scenarios: list[Scenario], workers: int | None) -> dict[str, object]:
         print(f"  {name}: {size:,} bytes{'  OVER BUDGET' if size > PAGE_BUDGET else ''}")
     for text in notes:
         print(f"  note: {text}")
-    print(f"guide --lang en --puzzles: {seconds:.1f} s ({seconds / plain:.1f} times the plain guide); "
+    print(f"guide --lang en --puzzles: {seconds:.1f} s wall ({seconds / plain:.1f} times the plain guide), "
+          f"{cpu:.1f} s processor ({cpu / plain_cpu:.1f} times the plain guide's); "
           f"{playing} of {len(practice_set(scenarios))} puzzles (the worked example with them) play on "
           f"{len(pages)} pages, "
           f"{sum(pages.values()):,} bytes in all, the largest {max(pages.values()):,} "
           f"(budget {PAGE_BUDGET:,}); "
           f"{len(notes)} notes ({len(set(notes))} different)")
-    return {"plain_seconds": round(plain, 1), "seconds": round(seconds, 1), "pages": pages,
+    return {"plain_seconds": round(plain, 1), "seconds": round(seconds, 1),
+            "plain_cpu_seconds": round(plain_cpu, 1), "cpu_seconds": round(cpu, 1),
+            "cpu_ratio": round(cpu / plain_cpu, 2), "pages": pages,
             "playing": playing, "puzzles": len(practice_set(scenarios)), "notes": notes}
 
 

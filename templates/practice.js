@@ -10,7 +10,7 @@
 (function () {
   "use strict";
   var DATA = JSON.parse(document.getElementById("practice-data").textContent);
-  var UI = DATA.ui, CARDS = DATA.cards, MSG = DATA.messages, RULES = DATA.rules, REASONS = DATA.reasons;
+  var UI = DATA.ui, CARDS = DATA.cards, MSG = DATA.messages, RULES = DATA.rules;
   var ALPH = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
   var DIG = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
   var RANKS = {A: 1, T: 10, J: 11, Q: 12, K: 13};
@@ -18,7 +18,7 @@
 
   var AGREE = CARDS.agree ? new RegExp(CARDS.agree.pattern, "g") : null;
   function fill(text, fields) {
-    var out = text.replace(/\{([a-z_]+)\}/g, function (all, key) {
+    var out = text.replace(/\{([a-z0-9_]+)\}/g, function (all, key) {
       return Object.prototype.hasOwnProperty.call(fields, key) ? fields[key] : all;
     });
     // The article takes the gender of the card filled in (Spanish «la J♠»): i18n.agree.
@@ -432,9 +432,11 @@
     for (var h = this.history.length - 1; h > 0; h--) {
       var before = this.history[h - 1], step = this.history[h];
       if (this.g.winnable[before.i] === "1" && this.g.winnable[step.i] === "0") {
-        var reason = REASONS[this.losing[step.move]];
+        var reason = this.g.reasons[this.losing[step.move]], piles = {}, self = this;
         if (!reason) { return null; }
-        return fill(UI.why_lost, {move: step.text, why: fill(reason[0], {pile: this.boardPile(before, reason[1])})});
+        // The piles the key's sentence names, as the learner's board numbers them ({pile0}, {pile1}, ...).
+        reason[1].forEach(function (pile, n) { piles["pile" + n] = self.boardPile(before, pile); });
+        return fill(UI.why_lost, {move: step.text, why: fill(reason[0], piles)});
       }
     }
     return null;

@@ -12,7 +12,7 @@ from _generator_util import make_position
 
 from agnes_teach import practice
 from agnes_teach.cards import Card
-from agnes_teach.engine import refusal
+from agnes_teach.engine import apply_unchecked, refusal
 from agnes_teach.moves import Move
 from agnes_teach.practice import analyse, on_board, page_refusal_key
 from agnes_teach.profile import get_profile
@@ -96,15 +96,71 @@ def test_puzzles_too_many_for_a_page_get_a_page_per_rule(library: list[Scenario]
         assert f"#puzzle-{sc.id}" in contents
 
 
-def test_a_losing_move_carries_the_keys_reason(library: list[Scenario]) -> None:
-    scenario = next(s for s in library if s.themes[0] == "tableau.empty")
+# Besides FILES: the key's explanations on two more rules (a reserve pile's top, a run).
+KEYED = [*FILES, "reserve.top/reserve-top-l100002-22-c8.yaml", "tableau.run/tableau-run-l10-34-c11.yaml"]
+
+
+def _key_positions(scenario: Scenario, graph: object) -> dict[int, tuple[int, dict[str, str]]]:
+    """Per position of the key's line that is a stored state: that state, and where each of the
+    key's piles lies in it (the stored states keep the piles in key order)."""
+    from agnes_teach.graph import piles_onto
+    from agnes_teach.keys import key_and_order
+
+    states = graph.states  # type: ignore[attr-defined]
+    index = {key_and_order(s, kinds_apart=True)[0]: i for i, s in enumerate(states)}
+    names = scenario.position.profile.pile_names()
+    out = {}
+    here = scenario.position
+    for t, move in enumerate([*practice.key_of(scenario).line, None]):
+        key, order = key_and_order(here, kinds_apart=True)
+        if key in index:
+            j = index[key]
+            onto = piles_onto(order, key_and_order(states[j], kinds_apart=True)[1])
+            out[t] = (j, {names[p]: names[onto[p]] for p in range(len(names))})
+        if move is not None:
+            here = apply_unchecked(here, move)
+    return out
+
+
+@pytest.mark.parametrize("name", KEYED)
+def test_a_losing_move_on_the_keys_line_says_what_the_key_says(name: str) -> None:
+    """Each wrong move the worksheet's key explains, played where the key names it, carries the
+    key's own sentence on the page: the rule's side, then the cost, in every language, its piles
+    (stored as fields) named as the learner's board names them."""
+    scenario = load_scenario(LIBRARY / name)
     got = analyse(scenario)
     assert got is not None and got.losing
     graph = got.graph
-    for (i, k), why in got.losing.items():
-        move, j = graph.edges[i][k]
-        assert got.winnable[i] and not got.winnable[j]
-        assert why == why_loses(graph.states[i], move)
+    for (i, k), _why in got.losing.items():
+        assert got.winnable[i] and not got.winnable[graph.edges[i][k][1]]
+    at = _key_positions(scenario, graph)
+    checked = 0
+    for entry in practice.key_of(scenario).refuted:
+        if entry.reason.refusal is not None:
+            continue  # refused: the page answers with the rule's refusal, not a reason
+        for index in entry.indices:
+            j, rename = at[index]
+            for move in entry.moves:
+                stored_move = move if move.card is None else Move(move.card, rename.get(move.dest, move.dest))
+                k = [m for m, _ in graph.edges[j]].index(stored_move)
+                stored = got.losing[(j, k)]
+                back = {pile: mine for mine, pile in rename.items()}  # the stored piles on the board
+                for lang in ("en", "ru", "es"):
+                    reasons = Reasons(lang)
+                    text, piles = reasons.items[reasons.add(stored)]
+                    for n, pile in enumerate(piles):
+                        text = text.replace(PILE_FIELD.format(n=n), back[pile])
+                    assert text == entry.explanation.text(lang), (name, index, str(move), lang)
+                    assert "{" not in text and "circles" not in text
+                checked += 1
+    assert checked, name
+
+
+def test_every_stored_reason_is_a_reason_of_its_move(library: list[Scenario]) -> None:
+    scenario = next(s for s in library if s.themes[0] == "tableau.empty")
+    got = analyse(scenario)
+    assert got is not None
+    graph = got.graph
     prepared = prepare([scenario], "ru")
     data = prepared.data[id(scenario)].data
     assert data is not None
@@ -113,21 +169,30 @@ def test_a_losing_move_carries_the_keys_reason(library: list[Scenario]) -> None:
     first = [0]
     for edges in graph.edges:
         first.append(first[-1] + len(edges))
-    by_move = {first[i] + k: why for (i, k), why in got.losing.items()}
+    by_move = {first[i] + k: (i, k) for (i, k) in got.losing}
     assert sorted(n for n, _ in stored["losing"]) == sorted(by_move)
     for number, reason in stored["losing"]:
-        text, pile = prepared.reasons.items[reason]
-        why = by_move[number]
-        assert text.replace(PILE_FIELD, pile) == reason_text(why, "ru")
+        i, k = by_move[number]
+        text, piles = stored["reasons"][reason]
+        for n, pile in enumerate(piles):
+            text = text.replace(PILE_FIELD.format(n=n), pile)
+        # Its cost is the one the key computes for this move here (why_loses).
+        assert reason_text(why_loses(graph.states[i], graph.edges[i][k][0]), "ru") in text
         assert "круг" not in text  # not "goes round in circles"
 
 
-def test_a_reason_leaves_its_pile_for_the_page_to_name() -> None:
+def test_an_explanation_leaves_each_pile_it_names_for_the_page_to_name(library: list[Scenario]) -> None:
+    """The empty column's rule names t3, the cost names t6: two fields, the page fills in both."""
+    scenario = next(s for s in library if s.themes[0] == "tableau.empty")
+    entry = next(e for e in practice.key_of(scenario).refuted if e.explanation.facts is not None)
     reasons = Reasons("en")
-    why = why_loses(*_buried())
-    n = reasons.add(why)
-    text, pile = reasons.items[n]
-    assert pile and PILE_FIELD in text and pile not in text.replace(PILE_FIELD, "")
+    text, piles = reasons.items[reasons.add(entry.explanation)]
+    assert piles == ("t3", "t6")
+    assert PILE_FIELD.format(n=0) in text and PILE_FIELD.format(n=1) in text
+    assert "t3" not in text and "t6" not in text
+    reasons.add(dataclasses.replace(entry.explanation, facts=None))
+    only_cost = reasons.items[-1]
+    assert only_cost[1] == ("t6",) and PILE_FIELD.format(n=0) in only_cost[0]
 
 
 def _buried() -> tuple[object, Move]:

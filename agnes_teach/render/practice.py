@@ -27,7 +27,7 @@ import base64
 import gzip
 import json
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 
 from babel.numbers import format_decimal
 from markupsafe import Markup
@@ -40,20 +40,19 @@ from ..limits import PRACTICE_MAX_CARDS, PRACTICE_MAX_STATES
 from ..moves import Move
 from ..piles import Pile
 from ..position import Position
-from ..practice import Lead, NoLead, PracticeAnalysis, RefusalKey, analyse
+from ..practice import Lead, NoLead, PracticeAnalysis, RefusalKey, RefusalRow, analyse
 from ..puzzle_library import difficulty_order
 from ..registry import RuleId, Task
 from ..registry import rule as registry_rule
 from ..scenario import Scenario
-from ..tagger.refutation import Observation, Reason
+from ..tagger.refutation import Explanation
 from ..tagger.teaching import cards_not_home
-from ..tagger.wording import reason_text
 from .env import environment, read_asset
 from .sheet import scenario_title
 from .svg import card_face, card_words, rank_letter
 
 PAGE_BUDGET = 1_500_000  # bytes per practice page, at most
-PILE_FIELD = "{pile}"  # a reason's pile, named by the page in the learner's numbering
+PILE_FIELD = "{{pile{n}}}"  # the n-th pile an explanation names, named by the page on the learner's board
 
 # One character per card in the embedded data (card number 0..51).
 ALPHABET = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
@@ -88,21 +87,19 @@ def section_id(rule: str | None) -> str:
 @dataclass
 class Reasons:
     """Why losing moves lose, in the page's language (the answer key's words), each stored once:
-    (text, the stored state's pile it names or "") by number."""
+    (text, the stored state's piles it names) by number."""
 
     lang: str
-    items: list[tuple[str, str]] = field(default_factory=list)
-    index: dict[tuple[str, str], int] = field(default_factory=dict)
+    items: list[tuple[str, tuple[str, ...]]] = field(default_factory=list)
+    index: dict[tuple[str, tuple[str, ...]], int] = field(default_factory=dict)
 
-    def add(self, reason: Reason) -> int:
-        """The number of a reason's text; its pile is left a field the page fills in, since the
-        learner's board may number the piles otherwise than the stored state."""
-        pile = reason.pile or (reason.observation.pile if reason.observation is not None else "")
-        seen: Observation | None = reason.observation
-        if seen is not None and seen.pile:
-            seen = replace(seen, pile=PILE_FIELD)
-        shown = replace(reason, pile=PILE_FIELD if reason.pile else "", observation=seen)
-        key = (reason_text(shown, self.lang), pile)
+    def add(self, why: Explanation) -> int:
+        """The number of an explanation's text; each pile it names is left a field (``{pile0}``,
+        ``{pile1}``, ...) the page fills in, since the learner's board may number the piles
+        otherwise than the stored state."""
+        piles = why.piles()
+        text = why.with_piles({pile: PILE_FIELD.format(n=n) for n, pile in enumerate(piles)}).text(self.lang)
+        key = (text, piles)
         if key not in self.index:
             self.index[key] = len(self.items)
             self.items.append(key)
@@ -242,15 +239,28 @@ def encode_graph(got: PracticeAnalysis, messages: Messages, patterns: Patterns,
     """
     graph = got.graph
     n = len(graph.states)
+    # A puzzle's reasons travel in its own compressed data: they are its own (a rule's page would
+    # otherwise carry every other rule's sentences, uncompressed).
     reasons = reasons or Reasons(messages.lang)
     first = [0]
     for edges in graph.edges:
         first.append(first[-1] + len(edges))
     relabels = Relabels(_width(len(set(graph.relabel.values())) + 1))
-    ids = [[patterns.add((int(got.free[i][card]),
-                          *(-1 if why is None else messages.add(why) for why in got.refusals[i][card])))
-            for card in range(52)] for i in range(n)]
+    # A card's refusals are one row the analysis holds once however many states share it
+    # (practice.Shared): its pattern is made once per row and pickability, not once per card and state.
+    by_row: dict[tuple[bool, int], int] = {}
+
+    def pattern_of(free: bool, row: RefusalRow) -> int:
+        found = by_row.get((free, id(row)))
+        if found is None:
+            found = by_row[(free, id(row))] = patterns.add(
+                (int(free), *(-1 if why is None else messages.add(why) for why in row)))
+        return found
+
+    ids = [[pattern_of(free, row) for free, row in zip(got.free[i], got.refusals[i], strict=True)]
+           for i in range(n)]
     width = _width(len(patterns.items))
+    pattern_codes = [_code(p, width) for p in range(len(patterns.items))]
     return {
         "patterns": patterns.items,
         "layout": [_layout(pos) for pos in graph.states],
@@ -262,12 +272,13 @@ def encode_graph(got: PracticeAnalysis, messages: Messages, patterns: Patterns,
         "relabel_width": relabels.width,
         "relabels": relabels.items,
         "auto": [auto_moves(graph, i) for i in range(n)] if graph.auto else [],
-        "refusals": ["".join(_code(p, width) for p in row) for row in ids],
+        "refusals": ["".join(pattern_codes[p] for p in row) for row in ids],
         "width": width,
         "deal": [-1 if why is None else messages.add(why) for why in got.deal],
         "line": got.line,
         "leads": [lead_code(got.leads[i]) for i in range(n)],
         "losing": [[first[i] + k, reasons.add(why)] for (i, k), why in sorted(got.losing.items())],
+        "reasons": reasons.items,
     }
 
 
@@ -282,15 +293,14 @@ def unpack(text: str) -> object:
     return json.loads(gzip.decompress(base64.b64decode(text)).decode("utf-8"))
 
 
-def puzzle_data(scenario: Scenario, lang: str, messages: Messages,
-                reasons: Reasons | None = None) -> PuzzleData:
+def puzzle_data(scenario: Scenario, lang: str, messages: Messages) -> PuzzleData:
     """The embedded game graph of one puzzle in `lang`, or the reason it is not embedded."""
     if cards_not_home(scenario.position) > PRACTICE_MAX_CARDS:
         return PuzzleData(scenario, 0, None, TOO_MANY_CARDS)
     got = analyse(scenario)
     if got is None:
         return PuzzleData(scenario, PRACTICE_MAX_STATES, None, TOO_LARGE)
-    graph = pack(encode_graph(got, messages, Patterns(), reasons))
+    graph = pack(encode_graph(got, messages, Patterns(), Reasons(lang)))
     data = puzzle_header(scenario, got, messages) | {"graph": graph}
     return PuzzleData(scenario, len(got.graph.states), data, size=len(_json(data).encode("utf-8")))
 
@@ -403,25 +413,24 @@ def section_title(rule: str | None, lang: str) -> str:
 
 @dataclass
 class Prepared:
-    """A language's encoded puzzles, shared by every practice page in it: messages and reasons
+    """A language's encoded puzzles, shared by every practice page in it: messages
     numbered once for all the pages, each puzzle's data and its title (by ``id`` of its scenario)."""
 
     messages: Messages
-    reasons: Reasons
     data: dict[int, PuzzleData]
     titles: dict[int, str]
 
 
 def prepare(scenarios: Sequence[Scenario], lang: str) -> Prepared:
     """Every puzzle encoded in `lang`, titled within its rule's section (see :func:`distinct_titles`)."""
-    messages, reasons = Messages(lang), Reasons(lang)
+    messages = Messages(lang)
     data: dict[int, PuzzleData] = {}
     titles: dict[int, str] = {}
     for section in sections(scenarios):
         for sc, title in zip(section.scenarios, distinct_titles(section.scenarios, lang), strict=True):
-            data[id(sc)] = puzzle_data(sc, lang, messages, reasons)
+            data[id(sc)] = puzzle_data(sc, lang, messages)
             titles[id(sc)] = title
-    return Prepared(messages, reasons, data, titles)
+    return Prepared(messages, data, titles)
 
 
 @dataclass
@@ -515,11 +524,10 @@ def build_practice(scenarios: Sequence[Scenario], lang: str, guide_href: str,
 
 
 def payload(puzzles: list[PuzzleData], prepared: Prepared, lang: str, guide_href: str) -> str:
-    """The JSON the page's script reads: messages, reasons, rule links, card and page words, the puzzles."""
+    """The JSON the page's script reads: messages, rule links, card and page words, the puzzles."""
     rules = sorted({rule for rule, _text in prepared.messages.items})
     return _json({
         "messages": prepared.messages.items,
-        "reasons": prepared.reasons.items,
         "rules": {r: {"title": i18n.text(lang, "rule-title", r),
                       "href": f"{guide_href}#{r}"} for r in rules if _known_rule(r)},
         "cards": card_labels(lang),

@@ -33,7 +33,7 @@ explained, each move once, the tempting ones first.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from enum import IntEnum
 from functools import lru_cache
@@ -43,6 +43,7 @@ from ..engine import apply_unchecked, legal_moves, refusal, resolve
 from ..graph import autoplay
 from ..keys import state_key
 from ..moves import AmbiguousMoveError, Move, MoveText
+from ..piles import Pile
 from ..position import Position
 from ..predicates import IllegalMoveError
 from ..registry import Task
@@ -340,6 +341,31 @@ class Explanation:
         """The explanation in `lang`: the rule's side first, then what the move costs."""
         return explanation_text(self.facts, self.reason, lang, self.later)
 
+    def piles(self) -> tuple[str, ...]:
+        """The piles the explanation names, each once, in the order its words name them (the
+        rule's side first): the practice page names them on the learner's board."""
+        named: list[str] = [value for _name, value in self.facts.words if isinstance(value, Pile)] \
+            if self.facts else []
+        seen = self.reason.observation
+        named += [self.reason.pile, seen.pile if seen is not None else ""]
+        return tuple(dict.fromkeys(pile for pile in named if pile))
+
+    def with_piles(self, rename: Mapping[str, str]) -> Explanation:
+        """The same explanation with each pile it names renamed by `rename` (others kept): the
+        practice page's stored states may hold the piles in another order than the key's."""
+        def new(pile: str) -> str:
+            return rename.get(pile, pile) if pile else pile
+
+        reason, facts = self.reason, self.facts
+        seen = reason.observation
+        if seen is not None:
+            seen = replace(seen, pile=new(seen.pile))
+        reason = replace(reason, pile=new(reason.pile), observation=seen)
+        if facts is not None:
+            facts = replace(facts, words=tuple((name, new(value) if isinstance(value, Pile) else value)
+                                               for name, value in facts.words))
+        return replace(self, reason=reason, facts=facts)
+
 
 def believer_plays(pos: Position, move: Move, misconception: Misconception) -> bool:
     """Is `move` one the theme's believer makes here? A *forbid* belief: the belief allows it (the
@@ -381,6 +407,14 @@ def explain_wrong_move(pos: Position, move: Move, sc: Scenario | None = None,
     if refused is not None:
         return Explanation(Reason(ReasonKind.REFUSED, refusal=refused))
     return _explained(pos, move, scenario_theme(sc) if sc is not None else None, line)
+
+
+def explain_losing_move(pos: Position, move: Move, theme: Theme | None,
+                        line: Sequence[Move] = ()) -> Explanation:
+    """Why a legal `move` the caller knows loses fails at `pos`, as :func:`explain_wrong_move` says
+    it, for a caller that holds the puzzle's theme rather than the puzzle (the practice page's
+    workers, about the moves off the key's line)."""
+    return _explained(pos, move, theme, line)
 
 
 def scenario_theme(sc: Scenario) -> Theme | None:
