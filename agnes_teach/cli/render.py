@@ -104,6 +104,13 @@ MixOption = Annotated[
                  "theme (from PATHS, or the puzzle library without them), in one section with no rule "
                  "headings."),
 ]
+SheetProfileOption = Annotated[
+    str | None,
+    typer.Option("--profile", "-p", metavar="PROFILE",
+                 help="Only puzzles of this game (a shipped profile id, e.g. agnes-ru or sorel-strict); "
+                 "without PATHS they come from its folder of the puzzle library (default: the "
+                 "Agnes Bernauer puzzles; with PATHS, the files' puzzles whatever their game)."),
+]
 AnswersOption = Annotated[
     Literal["appendix", "none", "separate"],
     typer.Option("--answers", help="Answer key: appendix (on its own pages at the end), none, or separate "
@@ -123,6 +130,7 @@ def sheet_command(
     paper: Annotated[Literal["a4", "letter"], typer.Option("--paper", help="Paper size.")] = "a4",
     answers: AnswersOption = "appendix",
     mix: MixOption = None,
+    profile: SheetProfileOption = None,
     as_json: JsonOption = False,
     parents: ParentsOption = False,
 ) -> None:
@@ -137,10 +145,13 @@ def sheet_command(
         --out empty-column.pdf
       agnes-teach sheet puzzles --mix tableau.empty=2,stock.deal=2 --lang ru \\
         --out review.pdf
+      agnes-teach sheet --theme foundation.return --profile agnes-ru --count 6 \\
+        --lang ru --out return.pdf
     """
     from ..render.sheet import Selection, build_sheet
 
-    selection = Selection(parse_themes(theme or []), parse_difficulties(difficulty or []), count)
+    selection = Selection(parse_themes(theme or []), parse_difficulties(difficulty or []), count,
+                          None if profile is None else get_profile(profile).id)
     _check_selection(bool(paths), selection, mix)
     wanted = parse_mix(mix) if mix is not None else None
     check_out(out, parents)
@@ -175,7 +186,8 @@ def guide_command(
         list[str] | None,
         typer.Option("--puzzles", help="Scenario files or folders for the practice pages (default: the "
                      "library's demo set, puzzles/demo, and the playable worked example "
-                     "agnes_teach/data/examples/section-08.yaml). "
+                     "agnes_teach/data/examples/section-08.yaml; for another --profile, that game's "
+                     "puzzles of the library, e.g. puzzles/agnes-ru). "
                      "Give --no-practice to leave the practice pages out."),
     ] = None,
     no_practice: Annotated[bool, typer.Option("--no-practice", help="Write no practice pages.")] = False,
@@ -199,12 +211,15 @@ def guide_command(
       agnes-teach guide --lang ru,es,en --out build/guide --puzzles puzzles/demo
     """
     from ..render.guide import build_guide, practice_set
+    from ..render.sheet import of_profile
     from ..scenario import load_puzzles
 
     langs = language_list(lang)
     prof = get_profile(profile)
     check_out(out, parents)
-    scenarios = [] if no_practice else load_puzzles(puzzles or _practice_puzzles())
+    scenarios = [] if no_practice else load_puzzles(puzzles or _practice_puzzles(prof.id))
+    if not puzzles and prof.id != DEFAULT_PROFILE:
+        scenarios = of_profile(scenarios, prof.id, "the puzzle library")
     with _progress("guide", len(langs) + len(practice_set(scenarios)), quiet) as step:
         written = build_guide(langs, out, prof, progress=step, puzzles=scenarios, note=_note, workers=workers)
     _report(written, as_json)
@@ -224,8 +239,13 @@ def _demo_puzzles() -> Path:
 PLAYABLE_EXAMPLE = "data/examples/section-08.yaml"
 
 
-def _practice_puzzles() -> list[str]:
-    """The default practice set: the demo puzzles and the playable worked example."""
+def _practice_puzzles(profile: str = DEFAULT_PROFILE) -> list[str]:
+    """The default practice set: the demo puzzles and the playable worked example; for another
+    game, its folder of the puzzle library."""
+    from ..render.sheet import library_folder, library_part
+
+    if profile != DEFAULT_PROFILE:
+        return [str(library_folder(library_part(profile)))]
     demo = _demo_puzzles()
     example = Path(str(resources.files("agnes_teach"))) / PLAYABLE_EXAMPLE
     return [str(demo)] + ([str(example)] if example.is_file() else [])

@@ -22,6 +22,7 @@ from ..errors import InputError, Problem
 from ..moves import AmbiguousMoveError, Move, MoveText
 from ..position import Position
 from ..predicates import IllegalMoveError
+from ..profile import DEFAULT_PROFILE, family_of, get_profile
 from ..registry import Difficulty, RuleId, Task
 from ..scenario import Scenario, load_scenarios, scenario_files
 from ..tagger.answer import MAX_CARDS
@@ -29,7 +30,15 @@ from ..tagger.refutation import Refuted, explain_scenario
 from ..tagger.teaching import cards_not_home
 from ..themes import find_theme
 from .env import atomic_path, environment, read_asset
-from .svg import exposed_legend, last_cards_note, position_svg, svg_size
+from .svg import (
+    base_legends,
+    exposed_legend,
+    last_cards_note,
+    piles_legend,
+    position_svg,
+    sheet_title,
+    svg_size,
+)
 
 PAPERS = ("a4", "letter")
 BIG_DIAGRAM_MM = 102  # a big puzzle's diagram: the width of the page's left half and a bit
@@ -58,6 +67,7 @@ class SheetItem:
     answer_others: str | None = None  # how many answers are as short, and one or two of the others
     answer_lines: int = 9  # writing lines: one per move of the answer on a small puzzle
     exposed_legend: str | None = None  # the legend's x1 x2 line for this puzzle's profile (None: no cells)
+    profile: str = DEFAULT_PROFILE  # the game the puzzle is played in (the sheet's title and legend)
     numbered: bool = False  # the writing lines are numbered, one move each
     answer_in_order: bool = True  # the key's moves are a line played in turn (not a trap's alternatives)
     compact: bool = False  # small enough to share a page with another puzzle
@@ -242,6 +252,12 @@ LIBRARY_PUZZLES = "small"  # what a sheet draws from when no file is named: the 
 COPY_PREFIX = "demo-"  # a copied puzzle's id: the prefix and its source's id (puzzles/build-demo.sh)
 
 
+def library_part(profile_id: str) -> str:
+    """The library folder a game's puzzles live in, one folder per rule id below it: ``small`` for
+    the default game, else the shipped game its profile extends (sorel-strict's are Sorel's)."""
+    return LIBRARY_PUZZLES if profile_id == DEFAULT_PROFILE else family_of(profile_id)
+
+
 def library_folder(*parts: str) -> Path:
     """A folder of the installed puzzle library (``small`` when no part is given).
 
@@ -258,6 +274,9 @@ class Selection:
     themes: tuple[RuleId, ...] = ()
     difficulties: frozenset[Difficulty] = frozenset()
     count: int | None = None
+    # Only puzzles of this game (a profile id); without files, from its library folder. None: the
+    # files' puzzles whatever their game, or the default game's library.
+    profile: str | None = None
 
 
 def _puzzles(n: int) -> str:
@@ -320,6 +339,16 @@ def _themes_there(loaded: list[Scenario]) -> str:
     """The themes the puzzles do have, so a message can suggest one."""
     themes = sorted({t for t in (_theme(s) for s in loaded) if t is not None})
     return f" (its themes: {', '.join(themes)})" if themes else ""
+
+
+def of_profile(loaded: list[Scenario], profile: str, where: str) -> list[Scenario]:
+    """The puzzles of `loaded` played in the game `profile`; InputError when there is none."""
+    kept = [sc for sc in loaded if sc.position.profile.id == profile]
+    if not kept:
+        games = sorted({sc.position.profile.id for sc in loaded})
+        there = f" (its games: {', '.join(games)})" if games else ""
+        raise InputError(f"no puzzle of the profile {profile} in {where}{there}")
+    return kept
 
 
 def _rated(sc: Scenario, difficulties: frozenset[Difficulty]) -> bool:
@@ -452,7 +481,13 @@ def load_items(
     (a duplicate) and of a theme with fewer puzzles than asked."""
     tell = note or (lambda _text: None)
     where = ", ".join(paths) if paths else "the puzzle library"
-    loaded, left_out = _unique(_load_all(list(paths) or [str(library_folder())]), tell)
+    profile = selection.profile if selection is not None else None
+    if not paths and profile is not None:
+        where = f"the puzzle library's {library_part(profile)} folder"
+    library = library_folder(library_part(profile or DEFAULT_PROFILE))
+    loaded, left_out = _unique(_load_all(list(paths) or [str(library)]), tell)
+    if profile is not None:
+        loaded = of_profile(loaded, profile, where)
     if selection is not None and selection.difficulties and not selection.themes:
         loaded = [s for s in loaded if _rated(s, selection.difficulties)]
         if not loaded:
@@ -549,6 +584,7 @@ def _sheet_item(sc: Scenario, answered: tuple[str, list[Move]], number: int, lan
         difficulty=difficulty_label(sc.difficulty, lang),
         stock_note=stock_note(sc, lang),
         exposed_legend=exposed_legend(sc.position.profile, lang),
+        profile=sc.position.profile.id,
         why=why,
         show_title=sc.generator is None,
         answer_lines=lines,
@@ -611,8 +647,14 @@ def sheet_html(items: Sequence[SheetItem], lang: str, *, paper: str = "a4",
     if answers not in ANSWER_MODES:
         raise InputError(f"unknown answers mode {answers!r} (one of: {', '.join(ANSWER_MODES)})")
     template = environment(lang).get_template("sheet.html.j2")
+    # The games of the sheet's puzzles, in their order (the default game for an empty sheet).
+    games = dict.fromkeys(item.profile for item in items) or {DEFAULT_PROFILE: None}
+    profiles = [get_profile(pid) for pid in games]
     return template.render(
         items=items,
+        title=sheet_title(profiles, lang),
+        piles_legend=piles_legend(profiles, lang),
+        base_legends=base_legends(profiles, lang),
         pages=sheet_pages(items, paper),
         paper="A4" if paper == "a4" else "letter",
         show_puzzles=not key_only,
