@@ -135,7 +135,40 @@ def compose(rng: random.Random, profile: Profile, recipe: Recipe, cards: tuple[i
                    tuple(map(tuple, reserve)), tuple(map(tuple, exposed)), tuple(stock))
     if recipe.nothing_home and any(m.dest.is_foundation for m in legal_moves(pos)):
         return None
+    if recipe.king_covers and not _king_covers(pos):
+        return None
+    if recipe.home_host and not _home_host(pos):
+        return None
     return pos
+
+
+def _king_covers(pos: Position) -> bool:
+    """Does a King lie, in a column or a reserve pile, over the next card some foundation takes?"""
+    for pile in (*pos.tableau, *pos.reserve):
+        kings = [depth for depth, card in enumerate(pile) if rank_of(card) == 13]
+        if kings and any(_goes_home_now(pos, card) for card in pile[:kings[-1]]):
+            return True
+    return False
+
+
+def _home_host(pos: Position) -> bool:
+    """Does a card that covers another, and cannot go home yet, have every host home, one of them
+    the top card of its foundation?"""
+    hosts = move_tables(pos.profile, pos.base).hosts
+    tops = {top for s in range(4) if (top := pos.foundation_top(s)) is not None}
+    for pile in (*pos.tableau, *pos.reserve):
+        for depth in range(1, len(pile)):
+            card = pile[depth]
+            if all(pos.is_home(h) for h in hosts[card]) \
+                    and any(h in tops for h in hosts[card]) and not _goes_home_now(pos, card):
+                return True
+    return False
+
+
+def _goes_home_now(pos: Position, card: Card) -> bool:
+    """Is `card` the next card its foundation takes?"""
+    count = pos.foundations[suit_of(card)]
+    return count < 13 and rank_at(pos.base, count) == rank_of(card)
 
 
 def contested(pos: Position, believer: Misconception, loses: bool = False) -> bool:

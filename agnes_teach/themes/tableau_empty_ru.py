@@ -70,7 +70,7 @@ THEME = Theme(
     believer=Misconception("a King waits for an Ace to go on (as in Bernauer): a space is not for it",
                            "forbid", uses_tableau_empty, restriction=no_card_into_empty),
     tempting=distract_king_elsewhere,
-    recipe=Recipe(empty_column=0.6, contested=True),
+    recipe=Recipe(empty_column=0.6, king_covers=True, contested=True, deals_left=1, deal_buries=True),
     build=None,
     explain=explain,
     how="an empty column and a King that blocks the card needed next: only the King may go into the "
