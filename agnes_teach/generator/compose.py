@@ -137,8 +137,6 @@ def compose(rng: random.Random, profile: Profile, recipe: Recipe, cards: tuple[i
         return None
     if recipe.king_covers and not _king_covers(pos):
         return None
-    if recipe.home_host and not _home_host(pos):
-        return None
     return pos
 
 
@@ -148,20 +146,6 @@ def _king_covers(pos: Position) -> bool:
         kings = [depth for depth, card in enumerate(pile) if rank_of(card) == 13]
         if kings and any(_goes_home_now(pos, card) for card in pile[:kings[-1]]):
             return True
-    return False
-
-
-def _home_host(pos: Position) -> bool:
-    """Does a card that covers another, and cannot go home yet, have every host home, one of them
-    the top card of its foundation?"""
-    hosts = move_tables(pos.profile, pos.base).hosts
-    tops = {top for s in range(4) if (top := pos.foundation_top(s)) is not None}
-    for pile in (*pos.tableau, *pos.reserve):
-        for depth in range(1, len(pile)):
-            card = pile[depth]
-            if all(pos.is_home(h) for h in hosts[card]) \
-                    and any(h in tops for h in hosts[card]) and not _goes_home_now(pos, card):
-                return True
     return False
 
 

@@ -82,13 +82,10 @@ class Recipe:
     # is won: for a rule whose card can always go home later (the corner's Ace), only a move that
     # buries it or takes what it needs makes the choice matter.
     contest_loses: bool = False
-    # A King lies on another card in a column or reserve pile. With the Ace as every base a King
-    # goes home last and onto no card, so only an empty column frees what lies under it.
+    # A King lies over the next card a foundation takes, in a column or reserve pile. With the Ace
+    # as every base a King goes home last and onto no card, so only an empty column frees what
+    # lies under it.
     king_covers: bool = False
-    # A card that covers another and cannot go home yet has no host left in play: every card it
-    # could be laid on is home, and one of them tops its foundation (where cards may come back,
-    # that one can be brought back for it).
-    home_host: bool = False
 
 
 class Layout(Protocol):

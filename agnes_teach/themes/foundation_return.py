@@ -48,8 +48,9 @@ THEME = Theme(
     believer=Misconception("a card on a foundation stays there for good (as in Bernauer)", "forbid",
                            uses_foundation_return, restriction=foundations_final),
     tempting=distract_losing,
-    # The move back is on offer at the start, and a move the believer makes competes with it.
-    recipe=Recipe(home_host=True, contested=True),
+    # The move back is on offer at the start, and a move the believer makes competes with it and
+    # loses (a game where cards come back forgives almost every move, so the choice is laid out).
+    recipe=Recipe(contested=True, contest_loses=True),
     build=None,
     explain=explain,
     how="a foundation's top card must come back to a column, as a step for the card that blocks "
