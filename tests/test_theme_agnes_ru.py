@@ -34,11 +34,13 @@ from agnes_teach.themes import theme_for, theme_ids
 ROOT = Path(__file__).resolve().parent.parent
 RU = "agnes-ru"
 LIBRARY = ROOT / "puzzles" / RU
+EXAMPLES = ROOT / "tests" / "agnes_ru_examples"  # a hand-made illustration (not a library puzzle)
 runner = CliRunner()
 
-# foundation.return: spades and clubs home to the 9, diamonds to the 7, hearts to the 4. The 8D
-# lies on the 5H that hearts need next; both black 9s it could go on are home, and 9S tops its
-# foundation, so it may come back onto the 10D of t2 to take the 8D.
+# foundation.return: spades and clubs home to the 9, diamonds to the 7, hearts to the 4. In r1 the
+# 8H lies on the 7H and 6H that hearts need; both black 9s it could go on are home, and 9S tops
+# its foundation, so it may come back onto the 10D of t2 to take the 8H (the 8D of t7, which
+# could go there too, goes home).
 RETURN_LESSON = {
     "tableau": {2: "KC QD JC 10D", 7: "5H 8D"},
     "reserve": {1: "6H 7H 8H", 2: "9H 10H JH", 3: "QH KH 10S", 4: "JS QS KS", 5: "9D JD KD", 6: "10C QC"},
@@ -173,24 +175,27 @@ def test_the_sheet_header_fits_the_game() -> None:
     assert "Bernauer" not in sheet_title([sorel], "en")
 
 
-def test_sheet_with_profile_draws_from_the_variants_folder() -> None:
-    items = load_items([], "ru", selection=Selection(themes=(RuleId.FOUNDATION_RETURN,), count=2, profile=RU))
-    assert items and all(item.profile == RU for item in items)
+def test_sheet_with_profile_keeps_the_games_puzzles_and_names_the_game() -> None:
+    paths = [str(EXAMPLES), str(ROOT / "tests" / "sheet_positions")]
+    items = load_items(paths, "ru", selection=Selection(themes=(RuleId.FOUNDATION_RETURN,), profile=RU))
+    assert [item.id for item in items] == ["agnes-ru-foundation-return-hand"]
     html = sheet_html(items, "ru")
     assert "Агнес, как в русских онлайн-сборниках: задачи" in html and "r1…r6" in html
     assert "Агнес Бернауэр" not in html and "r1…r7" not in html
+    assert "Каждый дом начинается с карты Т" in html and "Базовая карта" not in html
 
 
 def test_sheet_profile_renders_a_pdf(tmp_path: Path) -> None:
     out = tmp_path / "ru.pdf"
-    result = runner.invoke(app, ["sheet", "--theme", "foundation.return", "--profile", RU, "--count", "2",
+    result = runner.invoke(app, ["sheet", str(EXAMPLES), "--theme", "foundation.return", "--profile", RU,
                                  "--lang", "ru", "--out", str(out)])
     assert result.exit_code == 0, result.output
     assert out.read_bytes()[:4] == b"%PDF"
-    # A game without puzzles of the theme is an input error that names the game's folder.
-    refused = runner.invoke(app, ["sheet", "--theme", "foundation.return", "--profile", "bernauer",
-                                  "--out", str(tmp_path / "none.pdf")])
-    assert refused.exit_code != 0 and not (tmp_path / "none.pdf").exists()
+    # No puzzle of that game among the files: an input error, and nothing written.
+    refused = runner.invoke(app, ["sheet", str(EXAMPLES), "--theme", "foundation.return", "--profile",
+                                  "bernauer", "--out", str(tmp_path / "none.pdf")])
+    assert refused.exit_code != 0 and "no puzzle of the profile bernauer" in refused.output
+    assert not (tmp_path / "none.pdf").exists()
 
 
 def test_a_returned_card_can_be_built_on() -> None:
