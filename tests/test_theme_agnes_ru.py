@@ -201,3 +201,14 @@ def test_sheet_profile_renders_a_pdf(tmp_path: Path) -> None:
 def test_a_returned_card_can_be_built_on() -> None:
     pos = apply_move(_position(RETURN_LESSON), move(_position(RETURN_LESSON), "9S>t2"))
     assert verdict(pos, "8D>t2") is None
+
+
+def test_the_guide_of_agnes_ru_plays_its_own_puzzles(tmp_path: Path) -> None:
+    out = tmp_path / "guide"
+    result = runner.invoke(app, ["guide", "--profile", RU, "--lang", "ru", "--out", str(out), "--quiet"])
+    assert result.exit_code == 0, result.output
+    page = (out / "practice-ru.html").read_text(encoding="utf-8")
+    ids = {load_scenario(f).id for f in _library_files()}
+    assert ids and all(i in page for i in ids)
+    # Bernauer's worked example stays out of another game's practice pages.
+    assert "section-08" not in page

@@ -211,7 +211,6 @@ def guide_command(
       agnes-teach guide --lang ru,es,en --out build/guide --puzzles puzzles/demo
     """
     from ..render.guide import build_guide, practice_set
-    from ..render.sheet import of_profile
     from ..scenario import load_puzzles
 
     langs = language_list(lang)
@@ -219,7 +218,11 @@ def guide_command(
     check_out(out, parents)
     scenarios = [] if no_practice else load_puzzles(puzzles or _practice_puzzles(prof.id))
     if not puzzles and prof.id != DEFAULT_PROFILE:
-        scenarios = of_profile(scenarios, prof.id, "the puzzle library")
+        # The game's folder may hold a stricter variant's puzzles too: only this game's are played.
+        scenarios = [sc for sc in scenarios if sc.position.profile.id == prof.id]
+        if not scenarios and not no_practice:
+            _note(f"the puzzle library has no puzzle of the profile {prof.id}: the guide has no "
+                  "practice pages")
     with _progress("guide", len(langs) + len(practice_set(scenarios)), quiet) as step:
         written = build_guide(langs, out, prof, progress=step, puzzles=scenarios, note=_note, workers=workers)
     _report(written, as_json)
@@ -245,7 +248,8 @@ def _practice_puzzles(profile: str = DEFAULT_PROFILE) -> list[str]:
     from ..render.sheet import library_folder, library_part
 
     if profile != DEFAULT_PROFILE:
-        return [str(library_folder(library_part(profile)))]
+        folder = library_folder(library_part(profile))
+        return [str(folder)] if folder.is_dir() else []
     demo = _demo_puzzles()
     example = Path(str(resources.files("agnes_teach"))) / PLAYABLE_EXAMPLE
     return [str(demo)] + ([str(example)] if example.is_file() else [])
