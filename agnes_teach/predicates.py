@@ -409,6 +409,13 @@ def uses_tableau_run(pos: Position, move: Move) -> bool:
     return place.kind is _COLUMN and place.depth < len(pos.tableau[place.index]) - 1
 
 
+def uses_foundation_return(pos: Position, move: Move) -> bool:
+    """A foundation's top card comes back to a column, as the profile lets it."""
+    if not _onto_column(move) or not pos.profile.foundation_return:
+        return False
+    return place_of(pos, move).kind is _FOUNDATION
+
+
 def uses_stock_last_two(pos: Position, move: Move) -> bool:
     """A card leaves an exposed cell (x1, x2)."""
     return _card_move(move) and place_of(pos, move).kind is _EXPOSED
@@ -419,6 +426,8 @@ def rule_used(pos: Position, move: Move) -> RuleId:
     if move.is_deal:
         deal = pos.profile.stock_deals[pos.deals_done]
         return RuleId.STOCK_LAST_TWO if any(t.kind is _EXPOSED for t in deal) else RuleId.STOCK_DEAL
+    if uses_foundation_return(pos, move):
+        return RuleId.FOUNDATION_RETURN  # before the column it lands in: the move back is the rule
     if move.dest.is_foundation:
         if uses_foundation_start(pos, move):
             return RuleId.FOUNDATION_START

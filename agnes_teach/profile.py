@@ -359,6 +359,20 @@ def _shipped_data(pid: str) -> dict[str, Any]:
     return data
 
 
+def family_of(profile_id: str) -> str:
+    """The shipped profile at the root of `profile_id`'s ``extends:`` chain (itself when it extends
+    none, or when it is not shipped): a stricter house rule of a game plays that game's puzzles."""
+    pid = profile_id
+    for _ in range(MAX_EXTENDS):
+        if pid not in profile_ids():
+            return pid
+        parent = _shipped_data(pid).get("extends")
+        if parent is None:
+            return pid
+        pid = str(parent)
+    return pid
+
+
 def _resolve_extends(data: dict[str, Any], where: str) -> dict[str, Any]:
     """The parameters with every `extends:` parent filled in (the child's values win)."""
     chain = [data]

@@ -16,6 +16,7 @@ from importlib import resources
 from pathlib import Path
 
 from .errors import InputError, Problem
+from .profile import DEFAULT_PROFILE, family_of
 from .registry import Difficulty, RuleId
 from .scenario import Scenario, load_scenarios, scenario_files
 
@@ -30,6 +31,12 @@ def difficulty_order(sc: Scenario) -> int:
 LIBRARY_PACKAGE = "agnes_teach.puzzles"  # the repository's puzzles/, installed inside the package
 LIBRARY_PUZZLES = "small"  # what a sheet draws from when no file is named: the small puzzles (issue 20)
 COPY_PREFIX = "demo-"  # a copied puzzle's id: the prefix and its source's id (puzzles/build-demo.sh)
+
+
+def library_part(profile_id: str) -> str:
+    """The library folder a game's puzzles live in, one folder per rule id below it: ``small`` for
+    the default game, else the shipped game its profile extends (sorel-strict's are Sorel's)."""
+    return LIBRARY_PUZZLES if profile_id == DEFAULT_PROFILE else family_of(profile_id)
 
 
 def library_folder(*parts: str) -> Path:
@@ -51,6 +58,9 @@ class Selection:
     difficulties: frozenset[Difficulty] = frozenset()
     count: int | None = None
     seed: int | None = None
+    # Only puzzles of this game (a profile id); without files, from its library folder. None: the
+    # files' puzzles whatever their game, or the default game's library.
+    profile: str | None = None
 
 
 def _puzzles(n: int) -> str:
@@ -124,6 +134,16 @@ def _themes_there(loaded: list[Scenario]) -> str:
     """The themes the puzzles do have, so a message can suggest one."""
     themes = sorted({t for t in (theme_of(s) for s in loaded) if t is not None})
     return f" (its themes: {', '.join(themes)})" if themes else ""
+
+
+def of_profile(loaded: list[Scenario], profile: str, where: str) -> list[Scenario]:
+    """The puzzles of `loaded` played in the game `profile`; InputError when there is none."""
+    kept = [sc for sc in loaded if sc.position.profile.id == profile]
+    if not kept:
+        games = sorted({sc.position.profile.id for sc in loaded})
+        there = f" (its games: {', '.join(games)})" if games else ""
+        raise InputError(f"no puzzle of the profile {profile} in {where}{there}")
+    return kept
 
 
 def _rated(sc: Scenario, difficulties: frozenset[Difficulty]) -> bool:
@@ -210,7 +230,13 @@ def choose(paths: Sequence[str], mix: dict[RuleId, int] | None = None, selection
     theme's easiest), by `selection`'s themes, or all of them in sections by theme."""
     tell = note or (lambda _text: None)
     where = ", ".join(paths) if paths else "the puzzle library"
-    loaded, left_out = _unique(_load_all(list(paths) or [str(library_folder())]), tell)
+    profile = selection.profile if selection is not None else None
+    if not paths and profile is not None:
+        where = f"the puzzle library's {library_part(profile)} folder"
+    library = library_folder(library_part(profile or DEFAULT_PROFILE))
+    loaded, left_out = _unique(_load_all(list(paths) or [str(library)]), tell)
+    if profile is not None:
+        loaded = of_profile(loaded, profile, where)
     if selection is not None and selection.difficulties and not selection.themes:
         loaded = [s for s in loaded if _rated(s, selection.difficulties)]
         if not loaded:

@@ -32,7 +32,7 @@ from agnes_teach.tagger.refutation import Temptation, explain_scenario, key_anal
 from agnes_teach.tagger.teaching import cards_not_home
 from agnes_teach.themes import find_theme
 
-FOLDERS = ("puzzles/small", "puzzles/demo", "puzzles/sorel")
+FOLDERS = ("puzzles/small", "puzzles/demo", "puzzles/sorel", "puzzles/agnes-ru")
 COLUMNS = ("puzzles", "lines", "rule", "believer", "believer_rule", "twice", "later", "unexplained", "judged",
            "every_pick_loses")
 

@@ -1,6 +1,8 @@
 #!/bin/sh
-# Fills puzzles/small/ (small puzzles, issue 20), the small Agnes Sorel set
-# puzzles/sorel/, and then rebuilds puzzles/demo/ from puzzles/small/.
+# Fills puzzles/small/ (small puzzles, issue 20), the small sets of the other
+# games (puzzles/sorel/<rule id>/, puzzles/agnes-ru/<rule id>/: one folder per
+# game, one per rule below it), and then rebuilds puzzles/demo/ from
+# puzzles/small/.
 #
 # Each folder is filled by puzzles/build_library.py: layouts composed for the
 # theme (generator/compose.py) cut down to at most 24 cards and a 10-move
@@ -28,6 +30,7 @@ chain_a() {
     small foundation.wrap 12 1-5000
     small reserve.top 8 1-5000
     small tableau.run 8 1-5000
+    small foundation.return 12 1-5000 --profile agnes-ru
 }
 chain_b() {
     small stock.deal 12 1-5000
@@ -35,6 +38,7 @@ chain_b() {
     small stock.last-two 8 1-5000
     small foundation.start 8 1-5000
     small foundation.start 2 1-5000 --profile sorel-strict --any-rating
+    small tableau.empty 12 1-5000 --profile agnes-ru
 }
 mkdir -p puzzles/small
 chain_a > puzzles/small/.chain-a.log 2>&1 &

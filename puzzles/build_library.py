@@ -30,7 +30,8 @@ from agnes_teach.generator.output import scenario_data, to_yaml  # noqa: E402
 from agnes_teach.generator.pipeline import Search, Workers, find  # noqa: E402
 from agnes_teach.generator.quota import TASK_ROTATION, FolderQuota, rotated  # noqa: E402
 from agnes_teach.limits import check_workers  # noqa: E402
-from agnes_teach.profile import get_profile  # noqa: E402
+from agnes_teach.profile import DEFAULT_PROFILE, get_profile  # noqa: E402
+from agnes_teach.puzzle_library import library_part  # noqa: E402
 from agnes_teach.registry import Task  # noqa: E402
 from agnes_teach.scenario import load_scenario, scenario_files  # noqa: E402
 from agnes_teach.survey import parse_deal_ranges  # noqa: E402
@@ -39,12 +40,15 @@ from agnes_teach.themes import theme_ids  # noqa: E402
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--theme", required=True, choices=theme_ids())
+    parser.add_argument("--theme", required=True, choices=theme_ids(), help="a rule id some theme teaches "
+                        "for --profile")
     parser.add_argument("--count", type=int, required=True, help="the folder's target size")
     parser.add_argument("--deals", help="critical moments of these deals (e.g. 1-2000)")
     parser.add_argument("--layouts", help="layouts composed for the theme from these numbers (e.g. 1-500)")
-    parser.add_argument("--profile", default="bernauer")
-    parser.add_argument("--folder", help="default: puzzles/small/THEME (another --profile: puzzles/PROFILE)")
+    parser.add_argument("--profile", default=DEFAULT_PROFILE)
+    parser.add_argument("--folder", help="default: puzzles/small/THEME (another --profile: its game's "
+                        "folder, puzzles/GAME/THEME, e.g. puzzles/agnes-ru/foundation.return, and "
+                        "puzzles/sorel/THEME for sorel-strict)")
     parser.add_argument("--max-seconds", type=float, default=None)
     parser.add_argument("--task", action="append", choices=[str(t) for t in TASK_ROTATION],
                         help="write only puzzles of this task form (repeat for several; default: any)")
@@ -65,8 +69,7 @@ def main() -> None:
         parser.error(str(exc).replace("--deals:", f"{option}:", 1))
     if args.count < 1:
         parser.error("--count must be 1 or more")
-    default = HERE / "small" / args.theme if args.profile == "bernauer" else HERE / args.profile.split("-")[0]
-    folder = Path(args.folder) if args.folder else default
+    folder = Path(args.folder) if args.folder else HERE / library_part(profile.id) / args.theme
     folder.mkdir(parents=True, exist_ok=True)
     # The folder's files of this theme and profile (the Sorel folder holds several of each).
     mine = [sc for sc in (load_scenario(f) for f in scenario_files([str(folder)]))
@@ -87,7 +90,7 @@ def main() -> None:
         nonlocal number
         number += 1
         data = scenario_data(puzzle, 0, number)
-        if args.profile != "bernauer":  # another game's file keeps its own ids apart
+        if profile.id != DEFAULT_PROFILE:  # another game's file keeps its own ids apart
             data["id"] = f"{args.profile}-{data['id']}"
         name = f"{data['id']}.yaml"
         tmp = folder / f".{name}.tmp"

@@ -46,6 +46,7 @@ LANGS = ("en", "ru", "es")
 RULE_TERMS: dict[RuleId, str] = {
     RuleId.FOUNDATION_START: "A foundation starts with the base rank, 3, not with an Ace: 3♣",
     RuleId.FOUNDATION_WRAP: "round the corner: with the base at K, A♥ follows K♥",
+    RuleId.FOUNDATION_RETURN: "a card may come back from a foundation: its top card, Q♣, may return",
     RuleId.RESERVE_TOP: "Only the top card of a reserve pile is free: 5♥ in r1 can be played only after 5♦",
     RuleId.STOCK_DEAL: "Dealing is a choice, never a duty",
     RuleId.STOCK_LAST_TWO: "a deal of their own (the move deal, after the deals onto the reserve) lays "

@@ -13,11 +13,13 @@ from functools import cache
 
 from .. import i18n
 from ..errors import InputError
+from ..profile import profile_ids
 from ..puzzle_library import (
     LIBRARY_PUZZLES,
     Selection,
     difficulty_order,
     library_folder,
+    library_part,
     select_puzzles,
 )
 from ..registry import Difficulty, RuleId
@@ -25,7 +27,9 @@ from ..render.practice import practice_task
 from ..scenario import Scenario, load_scenarios, scenario_files
 
 # The library's folders a puzzle id is looked up in: the small puzzles first (what themes draw from).
-LIBRARY_PARTS = (LIBRARY_PUZZLES, "demo", "sorel")
+# Then every other game's folder (one per shipped game that has puzzles).
+LIBRARY_PARTS = (LIBRARY_PUZZLES, "demo",
+                 *sorted({library_part(pid) for pid in profile_ids()} - {LIBRARY_PUZZLES}))
 
 
 @dataclass(frozen=True)

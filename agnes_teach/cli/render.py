@@ -111,6 +111,13 @@ SeedOption = Annotated[
                  "each S and the same for the same S, no puzzle twice (default: spread from the easiest "
                  "to the hardest)."),
 ]
+SheetProfileOption = Annotated[
+    str | None,
+    typer.Option("--profile", "-p", metavar="PROFILE",
+                 help="Only puzzles of this game (a shipped profile id, e.g. agnes-ru or sorel-strict); "
+                 "without PATHS they come from its folder of the puzzle library (default: the "
+                 "Agnes Bernauer puzzles; with PATHS, the files' puzzles whatever their game)."),
+]
 AnswersOption = Annotated[
     Literal["appendix", "none", "separate"],
     typer.Option("--answers", help="Answer key: appendix (on its own pages at the end), none, or separate "
@@ -131,6 +138,7 @@ def sheet_command(
     paper: Annotated[Literal["a4", "letter"], typer.Option("--paper", help="Paper size.")] = "a4",
     answers: AnswersOption = "appendix",
     mix: MixOption = None,
+    profile: SheetProfileOption = None,
     as_json: JsonOption = False,
     parents: ParentsOption = False,
 ) -> None:
@@ -147,11 +155,14 @@ def sheet_command(
         --out week-2.pdf
       agnes-teach sheet puzzles --mix tableau.empty=2,stock.deal=2 --lang ru \\
         --out review.pdf
+      agnes-teach sheet --theme foundation.return --profile agnes-ru --count 6 \\
+        --lang ru --out return.pdf
     """
     from ..puzzle_library import Selection
     from ..render.sheet import build_sheet
 
-    selection = Selection(parse_themes(theme or []), parse_difficulties(difficulty or []), count, seed)
+    selection = Selection(parse_themes(theme or []), parse_difficulties(difficulty or []), count, seed,
+                          None if profile is None else get_profile(profile).id)
     _check_selection(bool(paths), selection, mix)
     wanted = parse_mix(mix) if mix is not None else None
     check_out(out, parents)
@@ -188,7 +199,8 @@ def guide_command(
         list[str] | None,
         typer.Option("--puzzles", help="Scenario files or folders for the practice pages (default: the "
                      "library's demo set, puzzles/demo, and the playable worked example "
-                     "agnes_teach/data/examples/section-08.yaml). "
+                     "agnes_teach/data/examples/section-08.yaml; for another --profile, that game's "
+                     "puzzles of the library, e.g. puzzles/agnes-ru). "
                      "Give --no-practice to leave the practice pages out."),
     ] = None,
     no_practice: Annotated[bool, typer.Option("--no-practice", help="Write no practice pages.")] = False,
@@ -217,7 +229,13 @@ def guide_command(
     langs = language_list(lang)
     prof = get_profile(profile)
     check_out(out, parents)
-    scenarios = [] if no_practice else load_puzzles(puzzles or _practice_puzzles())
+    scenarios = [] if no_practice else load_puzzles(puzzles or _practice_puzzles(prof.id))
+    if not puzzles and prof.id != DEFAULT_PROFILE:
+        # The game's folder may hold a stricter variant's puzzles too: only this game's are played.
+        scenarios = [sc for sc in scenarios if sc.position.profile.id == prof.id]
+        if not scenarios and not no_practice:
+            _note(f"the puzzle library has no puzzle of the profile {prof.id}: the guide has no "
+                  "practice pages")
     with _progress("guide", len(langs) + len(practice_set(scenarios)), quiet) as step:
         written = build_guide(langs, out, prof, progress=step, puzzles=scenarios, note=_note, workers=workers)
     _report(written, as_json)
@@ -237,8 +255,14 @@ def _demo_puzzles() -> Path:
 PLAYABLE_EXAMPLE = "data/examples/section-08.yaml"
 
 
-def _practice_puzzles() -> list[str]:
-    """The default practice set: the demo puzzles and the playable worked example."""
+def _practice_puzzles(profile: str = DEFAULT_PROFILE) -> list[str]:
+    """The default practice set: the demo puzzles and the playable worked example; for another
+    game, its folder of the puzzle library."""
+    from ..puzzle_library import library_folder, library_part
+
+    if profile != DEFAULT_PROFILE:
+        folder = library_folder(library_part(profile))
+        return [str(folder)] if folder.is_dir() else []
     demo = _demo_puzzles()
     example = Path(str(resources.files("agnes_teach"))) / PLAYABLE_EXAMPLE
     return [str(demo)] + ([str(example)] if example.is_file() else [])

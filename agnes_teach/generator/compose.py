@@ -135,7 +135,24 @@ def compose(rng: random.Random, profile: Profile, recipe: Recipe, cards: tuple[i
                    tuple(map(tuple, reserve)), tuple(map(tuple, exposed)), tuple(stock))
     if recipe.nothing_home and any(m.dest.is_foundation for m in legal_moves(pos)):
         return None
+    if recipe.king_covers and not _king_covers(pos):
+        return None
     return pos
+
+
+def _king_covers(pos: Position) -> bool:
+    """Does a King lie, in a column or a reserve pile, over the next card some foundation takes?"""
+    for pile in (*pos.tableau, *pos.reserve):
+        kings = [depth for depth, card in enumerate(pile) if rank_of(card) == 13]
+        if kings and any(_goes_home_now(pos, card) for card in pile[:kings[-1]]):
+            return True
+    return False
+
+
+def _goes_home_now(pos: Position, card: Card) -> bool:
+    """Is `card` the next card its foundation takes?"""
+    count = pos.foundations[suit_of(card)]
+    return count < 13 and rank_at(pos.base, count) == rank_of(card)
 
 
 def contested(pos: Position, believer: Misconception, loses: bool = False) -> bool:

@@ -38,7 +38,7 @@ from .env import environment, read_asset
 from .examples import Example, example_base, examples
 from .practice import page_name as practice_page
 from .practice import practice_links, practice_site
-from .svg import deal_ordinal, exposed_deal
+from .svg import deal_ordinal, exposed_deal, profile_name
 
 # The rules reference's worked example (section 08): hand-made and small enough to play, so the
 # practice pages keep one playable puzzle whatever --puzzles names (real deals are too large).
@@ -430,12 +430,6 @@ def notation(profile: Profile, lang: str) -> str:
                                    "deals from the stock.")
 
 
-def profile_name(profile: Profile, lang: str) -> str:
-    """The profile's name in `lang` (``msgctxt "profile-name"``, keyed by profile id)."""
-    name = i18n.text(lang, "profile-name", profile.id)
-    return profile.name if name == profile.id else name
-
-
 def guide_page(lang: str) -> str:
     """The guide page's file name in `lang`."""
     return f"{lang}.html"
@@ -479,11 +473,16 @@ def index_html(langs: Sequence[str], first: str, practice: bool = False) -> str:
 
 def practice_set(puzzles: Sequence[Scenario]) -> list[Scenario]:
     """The practice pages' puzzles: `puzzles` and, beside them, the worked example (once: not when
-    `puzzles` hold it already, as the same id or the same position)."""
+    `puzzles` hold it already, as the same id or the same position; not when none of them is of its
+    game)."""
     if not puzzles:
         return []
     example = load_scenario(Path(str(resources.files("agnes_teach"))) / WORKED_EXAMPLE)
     if any(s.id == example.id or s.position == example.position for s in puzzles):
+        return list(puzzles)
+    # The worked example is a position of one game: beside another game's puzzles it would teach
+    # that game's reader the wrong rules.
+    if not any(s.position.profile.id == example.position.profile.id for s in puzzles):
         return list(puzzles)
     return [*puzzles, example]
 

@@ -21,6 +21,7 @@ from ..errors import InputError, Problem
 from ..moves import AmbiguousMoveError, Move, MoveText
 from ..position import Position
 from ..predicates import IllegalMoveError
+from ..profile import DEFAULT_PROFILE, get_profile
 from ..puzzle_library import Selection, choose, theme_of
 from ..registry import Difficulty, RuleId, Task
 from ..scenario import Scenario
@@ -29,7 +30,15 @@ from ..tagger.refutation import Refuted, explain_scenario
 from ..tagger.teaching import cards_not_home
 from ..themes import find_theme
 from .env import atomic_path, environment, read_asset
-from .svg import exposed_legend, last_cards_note, position_svg, svg_size
+from .svg import (
+    base_legends,
+    exposed_legend,
+    last_cards_note,
+    piles_legend,
+    position_svg,
+    sheet_title,
+    svg_size,
+)
 
 PAPERS = ("a4", "letter")
 BIG_DIAGRAM_MM = 102  # a big puzzle's diagram: the width of the page's left half and a bit
@@ -58,6 +67,7 @@ class SheetItem:
     answer_others: str | None = None  # how many answers are as short, and one or two of the others
     answer_lines: int = 9  # writing lines: one per move of the answer on a small puzzle
     exposed_legend: str | None = None  # the legend's x1 x2 line for this puzzle's profile (None: no cells)
+    profile: str = DEFAULT_PROFILE  # the game the puzzle is played in (the sheet's title and legend)
     numbered: bool = False  # the writing lines are numbered, one move each
     answer_in_order: bool = True  # the key's moves are a line played in turn (not a trap's alternatives)
     compact: bool = False  # small enough to share a page with another puzzle
@@ -373,6 +383,7 @@ def _sheet_item(sc: Scenario, answered: tuple[str, list[Move]], number: int, lan
         difficulty=difficulty_label(sc.difficulty, lang),
         stock_note=stock_note(sc, lang),
         exposed_legend=exposed_legend(sc.position.profile, lang),
+        profile=sc.position.profile.id,
         why=why,
         show_title=sc.generator is None,
         answer_lines=lines,
@@ -435,8 +446,14 @@ def sheet_html(items: Sequence[SheetItem], lang: str, *, paper: str = "a4",
     if answers not in ANSWER_MODES:
         raise InputError(f"unknown answers mode {answers!r} (one of: {', '.join(ANSWER_MODES)})")
     template = environment(lang).get_template("sheet.html.j2")
+    # The games of the sheet's puzzles, in their order (the default game for an empty sheet).
+    games = dict.fromkeys(item.profile for item in items) or {DEFAULT_PROFILE: None}
+    profiles = [get_profile(pid) for pid in games]
     return template.render(
         items=items,
+        title=sheet_title(profiles, lang),
+        piles_legend=piles_legend(profiles, lang),
+        base_legends=base_legends(profiles, lang),
         pages=sheet_pages(items, paper),
         paper="A4" if paper == "a4" else "letter",
         show_puzzles=not key_only,

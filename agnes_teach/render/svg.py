@@ -13,6 +13,7 @@ destination, with the moving card outlined.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from html import escape
 
@@ -93,6 +94,46 @@ def deal_ordinal(number: int, lang: str) -> str:
     """"third" (deal), in the grammatical form the deal's noun needs in `lang` (третья, tercer)."""
     key = str(number)
     return i18n.text(lang, "ordinal-deal", key) if i18n.has(lang, "ordinal-deal", key) else key
+
+
+def profile_name(profile: Profile, lang: str) -> str:
+    """The profile's name in `lang` (``msgctxt "profile-name"``, keyed by profile id)."""
+    name = i18n.text(lang, "profile-name", profile.id)
+    return profile.name if name == profile.id else name
+
+
+def sheet_title(profiles: Sequence[Profile], lang: str) -> str:
+    """A worksheet's heading: the game (or games) its puzzles are played in."""
+    games = ", ".join(profile_name(p, lang) for p in profiles)
+    return i18n.text(lang, "sheet", "{game}: worksheet", game=games)
+
+
+def piles_legend(profiles: Sequence[Profile], lang: str) -> str:
+    """The legend's line for the pile names the diagrams use: as many columns and reserve piles as
+    the largest of the sheet's games has (a Russian sheet has six reserve piles, a Sorel sheet none)."""
+    columns = _pile_range(Pile.column, max(p.columns for p in profiles))
+    reserves = max(p.reserve_piles for p in profiles)
+    if not reserves:
+        return i18n.text(lang, "sheet", "{columns}: the columns; f: a foundation.", columns=columns)
+    named = _pile_range(Pile.reserve, reserves)
+    return i18n.text(lang, "sheet", "{columns}: the columns; {reserves}: the reserve piles (covered cards "
+                     "shaded); f: a foundation.", columns=columns, reserves=named)
+
+
+def _pile_range(name: Callable[[int], Pile], count: int) -> str:
+    return name(1) if count == 1 else f"{name(1)}…{name(count)}"
+
+
+def base_legends(profiles: Sequence[Profile], lang: str) -> list[str]:
+    """The legend's lines for where the foundations start: the dealt base card, or each fixed rank."""
+    lines = []
+    if any(p.base_dealt for p in profiles):
+        lines.append(i18n.text(lang, "sheet", "The base card on the foundations sets the first rank of "
+                               "every foundation; n/13 counts the cards of a suit already home."))
+    for rank in sorted({p.base_rank for p in profiles if not p.base_dealt and p.base_rank}):
+        lines.append(i18n.text(lang, "sheet", "Every foundation starts with {rank}; n/13 counts the cards "
+                               "of a suit already home.", rank=i18n.rank_letter(lang, rank_name(rank))))
+    return lines
 
 
 def exposed_legend(profile: Profile, lang: str) -> str | None:

@@ -60,7 +60,6 @@ class Rules:
         # What fits where: the one move generator's tables (board.move_tables), shared with the engine.
         self.tables = t = move_tables(p, pos.base)
         self.whole_runs_only = t.whole_runs_only
-        self.foundation_return = t.foundation_return
         self.empty_rank = p.empty_rank(pos.base)
         # Any card alone (not a run) may go into an empty column.
         self.empty_single_only = t.empty_single_only
@@ -101,7 +100,7 @@ class Rules:
         self.safety = home_safety(p, pos.base)  # what the one safe-home test reads
 
 
-    # A misconception's game (tagger/players.py) narrows these three; the move generator
+    # A misconception's game (tagger/players.py) narrows these four; the move generator
     # reads them from ``tables``, so a change goes there.
     @property
     def hosts(self) -> Sequence[Sequence[int]]:
@@ -129,6 +128,15 @@ class Rules:
     @is_empty_rank.setter
     def is_empty_rank(self, value: Sequence[bool]) -> None:
         self.tables = replace(self.tables, empty_ok=tuple(value))
+
+    @property
+    def foundation_return(self) -> bool:
+        """May a foundation's top card come back to a column?"""
+        return self.tables.foundation_return
+
+    @foundation_return.setter
+    def foundation_return(self, value: bool) -> None:
+        self.tables = replace(self.tables, foundation_return=value)
 
 
 class FastState:

@@ -82,6 +82,10 @@ class Recipe:
     # is won: for a rule whose card can always go home later (the corner's Ace), only a move that
     # buries it or takes what it needs makes the choice matter.
     contest_loses: bool = False
+    # A King lies over the next card a foundation takes, in a column or reserve pile. With the Ace
+    # as every base a King goes home last and onto no card, so only an empty column frees what
+    # lies under it.
+    king_covers: bool = False
 
 
 class Layout(Protocol):

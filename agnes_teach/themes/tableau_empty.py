@@ -171,7 +171,9 @@ def explain(here: Position, wrong: Move, lesson: Lesson | None) -> RuleFacts | N
 
 THEME = Theme(
     rule=RuleId.TABLEAU_EMPTY,
-    profiles=every_profile(),
+    # agnes-ru: only a King goes into a space there, which this belief allows; its own module
+    # (tableau_empty_ru) teaches it with a Bernauer player's misconception.
+    profiles=every_profile("agnes-ru"),
     tasks=(Task.TRAP, Task.WIN),
     lesson_move=non_king_into_empty,
     detect=detects_move(non_king_into_empty),
