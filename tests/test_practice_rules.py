@@ -97,7 +97,7 @@ def test_puzzles_too_many_for_a_page_get_a_page_per_rule(library: list[Scenario]
 
 
 # Besides FILES: the key's explanations on two more rules (a reserve pile's top, a run).
-KEYED = [*FILES, "reserve.top/reserve-top-l100002-22-c8.yaml", "tableau.run/tableau-run-l10-34-c11.yaml"]
+KEYED = [*FILES, "reserve.top/reserve-top-l100002-22-c8.yaml", "tableau.run/tableau-run-l40005-30-c14.yaml"]
 
 
 def _key_positions(scenario: Scenario, graph: object) -> dict[int, tuple[int, dict[str, str]]]:
