@@ -214,7 +214,7 @@ def test_cli_writes_the_same_files_for_the_same_seed(tmp_path: Path) -> None:
 @pytest.mark.parametrize(
     ("args", "message"),
     [
-        (("--theme", "foundation.nope"), "'foundation.nope' is not one of 'foundation.start'"),
+        (("--theme", "foundation.nope"), "'foundation.nope' is not one of 'foundation.return', 'foundation.start'"),
         (("--theme", "tableau.wrap", "--task", "puzzle"), "'puzzle' is not one of"),
         (("--theme", "tableau.wrap", "--difficulty", "brutal"), "'brutal' is not one of"),
         (("--theme", "tableau.empty", "--task", "key-move", "--source", "built"), "has no key-move puzzles"),
