@@ -158,3 +158,13 @@ def test_the_key_explains_the_eager_move_home_by_the_rule(sc: Scenario) -> None:
         for lang in ("en", "ru", "es"):
             text = entry.explanation.text(lang)
             assert not re.search(r"\{\w+\}", text), text
+
+
+def test_the_tempting_move_is_the_move_home_that_takes_the_landing_place() -> None:
+    line = (move(HOST_AFTER, "JS>t6"),)
+    losing = (move(HOST_AFTER, "QD>f"),)
+    found = THEME.tempting(HOST_AFTER, line, losing)
+    assert found is not None and found.rule is None and str(found.move) == "QD>f"
+    # No losing move home: the losing move a player is drawn to most, as for any theme.
+    other = THEME.tempting(HOST_AFTER, line, (move(HOST_AFTER, "QD>t1"),))
+    assert other is not None and str(other.move) == "QD>t1"
