@@ -10,7 +10,7 @@ a card back, never deals first), which is exactly the eager player's game.
 from __future__ import annotations
 
 from ..board import move_tables
-from ..cards import Card
+from ..cards import Card, rank_index, rank_of, suit_of
 from ..moves import Move
 from ..position import Position
 from ..predicates import uses_foundation_final
@@ -48,20 +48,26 @@ def distract_home(pos: Position, line: Moves, losing: Moves) -> Distractor | Non
 
 
 def _guest_in_play(here: Position, card: Card, lesson: Lesson | None) -> Card | None:
-    """A card still in play that could be laid on `card` in the tableau: the answer's card when
-    the answer lays it there, else the first such card found in the piles (None: no card needs
-    `card` as a landing place)."""
+    """A card still in play that could be laid on `card` in the tableau (None: no card needs `card`
+    as a landing place). The answer's card when the answer lays it there; else the one that most
+    needs a landing place: one lying on a card of its own suit that its foundation takes first (it
+    must leave before its suit can go on), then one covering any card, then any."""
     if lesson is not None and lesson.move.card is not None and lesson.move.dest.is_column:
         target = lesson.position.pile(lesson.move.dest)
         if target and target[-1] == card:
             return lesson.move.card
     guests = {g for g in range(52) if card in move_tables(here.profile, here.base).hosts[g]}
+    found: list[tuple[int, Card]] = []
     for group in (here.tableau, here.reserve, here.exposed, (here.stock,)):
         for pile in group:
-            for c in pile:
-                if c in guests:
-                    return c
-    return None
+            for depth, c in enumerate(pile):
+                if c not in guests:
+                    continue
+                below = pile[:depth]
+                blocks_its_suit = any(suit_of(b) == suit_of(c) and rank_index(here.base, rank_of(b))
+                                      < rank_index(here.base, rank_of(c)) for b in below)
+                found.append((0 if blocks_its_suit else 1 if below else 2, c))
+    return min(found, key=lambda f: f[0])[1] if found else None
 
 
 def explain(here: Position, wrong: Move, lesson: Lesson | None) -> RuleFacts | None:
