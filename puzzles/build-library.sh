@@ -28,6 +28,7 @@ chain_a() {
     small foundation.wrap 12 1-5000
     small reserve.top 8 1-5000
     small tableau.run 8 1-5000
+    small foundation.final 30 1-5000
 }
 chain_b() {
     small stock.deal 12 1-5000
