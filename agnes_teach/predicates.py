@@ -20,11 +20,12 @@ from .board import (
     fits,
     is_run_at,
     locate,
+    move_tables,
     next_foundation_rank,
     pile_exists,
     top_run_start,
 )
-from .cards import card_name, make_card, rank_name, rank_of, suit_of
+from .cards import Card, card_name, make_card, rank_name, rank_of, suit_of
 from .errors import AgnesError
 from .moves import Move
 from .piles import COLUMNS, STOCK, Pile, PileKind
@@ -419,6 +420,40 @@ def uses_foundation_return(pos: Position, move: Move) -> bool:
 def uses_stock_last_two(pos: Position, move: Move) -> bool:
     """A card leaves an exposed cell (x1, x2)."""
     return _card_move(move) and place_of(pos, move).kind is _EXPOSED
+
+
+# The cards that may go home in the last position asked about, kept with that position so the
+# identity test is sound (the believer asks once per legal move of the same position).
+_last_home: tuple[Position, tuple[Card, ...]] | None = None
+
+
+def home_moves_on_offer(pos: Position) -> tuple[Card, ...]:
+    """The cards that may go to their foundation now: column tops, and reserve and exposed tops
+    where the profile lets them, each the next card its foundation takes (the move generator's
+    own test, ``board.generate_moves``)."""
+    global _last_home
+    if _last_home is not None and _last_home[0] is pos:
+        return _last_home[1]
+    tables = move_tables(pos.profile, pos.base)
+    rel, suit, found = tables.rel, tables.suit, pos.foundations
+    cards = [col[-1] for col in pos.tableau if col and rel[col[-1]] == found[suit[col[-1]]]]
+    for k, pile in enumerate((*pos.reserve, *pos.exposed)):
+        if pile and tables.stack_home[k] and rel[pile[-1]] == found[suit[pile[-1]]]:
+            cards.append(pile[-1])
+    found_cards = tuple(Card(c) for c in cards)
+    _last_home = (pos, found_cards)
+    return found_cards
+
+
+def uses_foundation_final(pos: Position, move: Move) -> bool:
+    """A card that could go home is kept in play: any move but one home (a deal too) while a card
+    can go to its foundation, where foundations are final.
+
+    Only finality makes this a choice: a card sent home never comes back, so a card that another
+    still needs to be laid on must stay out until that card no longer needs it."""
+    if move.dest.is_foundation or pos.profile.foundation_return:
+        return False
+    return bool(home_moves_on_offer(pos))
 
 
 def rule_used(pos: Position, move: Move) -> RuleId:

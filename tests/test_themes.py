@@ -20,6 +20,7 @@ def _theme(rule: str) -> Theme:
     return theme_for(rule, "bernauer")
 
 
+detect_foundation_final = _theme("foundation.final").detect
 detect_foundation_start = _theme("foundation.start").detect
 detect_foundation_wrap = _theme("foundation.wrap").detect
 detect_reserve_top = _theme("reserve.top").detect
@@ -65,6 +66,8 @@ RESERVE = make_position(6, ["5D"], reserve=["5H 4C", "5C"])
 DEAL = make_position(6, ["4S"], reserve=["4H"], stock="5H 2C 3C 4C 5C 3D 4D 5D 5S")
 # base 5, every spade out: 5S on top of t1, AS alone on r1
 START = make_position(5, ["6S 5S", "4S 3S 2S", "KS QS JS 10S 9S 8S 7S"], reserve=["AS"])
+# base K: 9S (home next) on JS on 10S; QD, which could go home too, is the only card JS fits on
+HOST = make_position(13, ["", "", "10S JS 9S", "", "", "QD"], reserve=["", "", "", "", "QS"])
 
 
 Row = tuple[Position, str, str, bool]
@@ -109,6 +112,11 @@ TABLES: dict[str, tuple[Callable[[Lesson], bool], list[Row]]] = {
         (DEAL, "4H>f deal", "", False),  # dealing is not proved to lose
         (DEAL, "deal", "deal", False),  # the line deals first
         (RESERVE, "4C>t1 5H>f", "deal", False),  # no stock: nothing to deal
+    ]),
+    "foundation.final": (detect_foundation_final, [
+        (HOST, "9S>f JS>t6", "", True),  # JS onto QD while QD could go home: kept back
+        (HOST, "9S>f QD>f", "", False),  # the eager line: every card home as soon as it can
+        (HOST, "QD>f", "", False),
     ]),
     "foundation.start": (detect_foundation_start, [
         (START, "5S>f 6S>f", "", True),
