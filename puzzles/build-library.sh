@@ -31,7 +31,6 @@ chain_a() {
     small reserve.top 8 1-5000
     small tableau.run 8 1-5000
     small foundation.return 12 1-5000 --profile agnes-ru
-
     small foundation.final 30 1-5000
 }
 chain_b() {
