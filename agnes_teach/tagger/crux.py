@@ -1,5 +1,10 @@
 """Is the theme's rule the crux of a puzzle? (issue 28: the rule is the crux, and the key says so.)
 
+For a belief that *adds* moves (a prohibition not known), the rule is the crux
+where every first move of the believer's plans is legal and loses
+(``answer.DecisionPoint.rule_decides``): each plan needs, later, the move the
+rule refuses, and the game is already lost when the believer reaches it.
+
 For a belief that *forces* a move (the early deal), the rule is the crux when
 that move is on offer at a decision point where the believer cannot win, and
 loses. For a belief that *forbids* the rule's move, when at a decision point of
@@ -67,6 +72,11 @@ def crux_problem(pos: Position, answer: Answer, misconception: Misconception) ->
     positions = [pos]
     for move in answer.moves:
         positions.append(apply_unchecked(positions[-1], move))
+    if misconception.kind == "add":
+        if any(d.rule_decides for d in answer.decisions):
+            return None
+        return "the believer's plans never all lose at a decision point of the answer (the move the " \
+               "rule refuses is never what costs the game)"
     if misconception.kind == "force":
         if any(d.rule_decides and believer_losing(positions[d.index], d, misconception)
                for d in answer.decisions):

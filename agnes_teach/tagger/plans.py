@@ -1,0 +1,214 @@
+"""The plans of a believer who takes refused moves for legal (a ``Misconception`` of kind ``add``).
+
+Such a believer may make every legal move, so a belief that only *adds* moves cannot lose by what
+it leaves out. It loses by what it counts on: the believer plans with the moves it wrongly takes
+for legal, and walks into a position the real rules have already lost before the plan reaches
+the move the rule refuses. As a pupil plans, the believer plans a shortest way to its goal (a
+position from which the real rules' moves home alone finish the game, the goal of every
+believer, ``players.home_moves_finish``) in the game the belief imagines: legal moves and the
+moves the belief adds (``misconception.added_moves``), the latter laid out as the believer
+imagines them (``misconception.apply_believed``).
+
+At each position the believer makes one of the first moves of those shortest plans. A first move
+the rules refuse is where the rule catches the believer out: refused, the believer learns the
+rule there and from then on plays as anyone who knows it, so wins exactly when the real game is
+still won there. The crux of a puzzle whose belief adds moves is therefore a position where every
+first move of the believer's plans is legal and loses: the plan needs, later, a move the rule
+refuses, and by then nothing can save the game (``first_moves``; ``lost`` decides a position
+exactly, by every line of plan moves the believer may take).
+
+Distances are found by a breadth-first search of the imagined game from the position asked, to
+the first depth that holds a goal; only the states on a shortest plan are kept, and a state's
+plan moves are the same whichever search found them (a shortest plan from a state on a shortest
+plan from the root is the rest of a shortest plan from the root), so one table serves every
+question about one game.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from ..engine import apply_unchecked, legal_moves
+from ..keys import state_key
+from ..limits import BELIEVER_MAX_STATES
+from ..moves import Move
+from ..position import Position
+from ..registry import Verdict
+from ..solver import solve
+from .misconception import Misconception, added_moves, apply_believed, home_moves_finish
+
+PLAN_NODES = 300_000  # the solver's budget (states) for the real verdict where a plan is refused
+CACHE_STATES = 400_000  # states kept over all games before the tables start afresh
+
+
+def game_state(pos: Position) -> bytes:
+    """A state's key that also tells games apart: foundations, the stock and every pile in place
+    (the profile and the base are the table's own, ``plans_for``)."""
+    return bytes(pos.foundations) + bytes(pos.stock) + b"|" + state_key(pos, canonical=False)
+
+
+@dataclass(frozen=True)
+class PlanMoves:
+    """The first moves of a believer's shortest plans at one state: those the rules allow, and
+    those they refuse (the belief added them). Both empty: the goal, or no plan at all."""
+
+    legal: tuple[Move, ...]
+    refused: tuple[Move, ...]
+    goal: bool = False
+
+    @property
+    def caught(self) -> bool:
+        """Is the believer caught out here: some plan's first move is refused (or no plan is left)?"""
+        return not self.goal and (bool(self.refused) or not self.legal)
+
+
+@dataclass
+class Plans:
+    """The believer's plans in every game asked about (one profile, base and belief)."""
+
+    misconception: Misconception
+    max_states: int = BELIEVER_MAX_STATES
+    first: dict[bytes, PlanMoves] = field(default_factory=dict)
+    verdicts: dict[bytes, str] = field(default_factory=dict)
+
+    def first_moves(self, pos: Position) -> PlanMoves | None:
+        """The first moves of the believer's shortest plans from `pos` (None: the imagined game
+        has more than ``max_states`` states within the plans' length)."""
+        key = game_state(pos)
+        if key not in self.first and not self._search(pos, key):
+            return None
+        return self.first[key]
+
+    def _search(self, root: Position, root_key: bytes) -> bool:
+        """Breadth first from `root` to the first depth that holds a goal, then back: every state
+        on a shortest plan gets its plan moves. False when the states run past ``max_states``."""
+        layers: list[list[tuple[bytes, Position]]] = [[(root_key, root)]]
+        depth_of = {root_key: 0}
+        edges: dict[bytes, list[tuple[Move, bytes, bool]]] = {}
+        goals: set[bytes] = set()
+        while layers[-1]:
+            goals = {key for key, here in layers[-1] if home_moves_finish(here)}
+            if goals:
+                break
+            depth = len(layers)
+            layer: list[tuple[bytes, Position]] = []
+            for key, here in layers[-1]:
+                out = edges.setdefault(key, [])
+                for move, child, refused in self._children(here):
+                    child_key = game_state(child)
+                    if child_key not in depth_of:
+                        if len(depth_of) >= self.max_states:
+                            return False
+                        depth_of[child_key] = depth
+                        layer.append((child_key, child))
+                    if depth_of[child_key] == depth:
+                        out.append((move, child_key, refused))
+            layers.append(layer)
+        self._keep(layers, edges, goals)
+        if root_key not in self.first:  # the imagined game is lost as well: no plan at all
+            self.first[root_key] = PlanMoves((), ())
+        return True
+
+    def _children(self, here: Position) -> list[tuple[Move, Position, bool]]:
+        """Every move the believer imagines at `here` and its result: (move, after, refused)."""
+        out = [(move, apply_unchecked(here, move), False) for move in legal_moves(here)]
+        out += [(move, apply_believed(here, move), True) for move in added_moves(here, self.misconception)]
+        return out
+
+    def _keep(self, layers: list[list[tuple[bytes, Position]]], edges: dict[bytes, list[tuple[Move, bytes, bool]]],
+              goals: set[bytes]) -> None:
+        """Walk back from the goals: a state is on a plan when one of its moves leads onto one."""
+        if len(self.first) > CACHE_STATES:
+            self.first.clear()
+        on_plan = set(goals)
+        for key in goals:
+            self.first[key] = PlanMoves((), (), goal=True)
+        for layer in reversed(layers[:-1] if goals else []):
+            for key, _ in layer:
+                steps = [(move, refused) for move, child, refused in edges.get(key, ()) if child in on_plan]
+                if steps:
+                    on_plan.add(key)
+                    self.first[key] = PlanMoves(tuple(m for m, r in steps if not r),
+                                                tuple(m for m, r in steps if r))
+
+    def real_status(self, pos: Position) -> str:
+        """The real game's verdict at `pos` (the solver's, cached)."""
+        key = game_state(pos)
+        if key not in self.verdicts:
+            self.verdicts[key] = Verdict.WON if pos.is_won() else solve(pos, nodes=PLAN_NODES).status
+        return self.verdicts[key]
+
+    def lost(self, pos: Position) -> bool | None:
+        """Does every believer who follows its plans from `pos` lose? None: could not tell.
+
+        A believer wins on reaching the goal, or where a plan's first move is refused and the
+        real game is still won (it learns the rule there); it loses where it is caught out in a
+        lost position. Elsewhere it makes one of its plans' legal first moves: lost when every
+        one of them leads to a lost position for the believer."""
+        seen: dict[bytes, bool | None] = {}
+
+        def walk(here: Position) -> bool | None:
+            key = game_state(here)
+            if key in seen:
+                return seen[key]
+            moves = self.first_moves(here)
+            if moves is None:
+                result: bool | None = None
+            elif moves.goal:
+                result = False
+            elif moves.caught:
+                status = self.real_status(here)
+                result = None if status == Verdict.UNKNOWN else status == Verdict.LOST
+            else:
+                results = [walk(apply_unchecked(here, move)) for move in moves.legal]
+                result = False if False in results else None if None in results else True
+            seen[key] = result
+            return result
+
+        return walk(pos)
+
+    def refused_ahead(self, pos: Position, move: Move) -> tuple[Position, Move] | None:
+        """Where a believer who plays `move` at `pos` is caught out, following its plans from
+        there (the first plan move in turn): the position and the refused move; None when the
+        plans never need one (or could not be found)."""
+        here = apply_unchecked(pos, move)
+        for _ in range(self.max_states):
+            moves = self.first_moves(here)
+            if moves is None or moves.goal:
+                return None
+            if moves.refused:
+                return here, moves.refused[0]
+            if not moves.legal:
+                return None
+            here = apply_unchecked(here, moves.legal[0])
+        return None
+
+
+def plan_departures(pos: Position, line: Sequence[Move], misconception: Misconception,
+                    first_only: bool = False) -> list[int]:
+    """The moves of `line` (indexes) that are not a first move of the believer's plans where they
+    are played: where the answer parts from what the belief would do (`first_only`: the first such
+    move alone, without searching the positions after it)."""
+    plans = plans_for(misconception, pos)
+    out: list[int] = []
+    here = pos
+    for i, move in enumerate(line):
+        first = plans.first_moves(here)
+        if first is not None and not first.goal and move not in first.legal:
+            out.append(i)
+            if first_only:
+                break
+        here = apply_unchecked(here, move)
+    return out
+
+
+_TABLES: dict[tuple[Misconception, str, int], Plans] = {}
+
+
+def plans_for(misconception: Misconception, pos: Position) -> Plans:
+    """The one table of plans for the belief in the game of `pos` (its profile and base)."""
+    key = (misconception, pos.profile.id, pos.base)
+    if key not in _TABLES:
+        _TABLES[key] = Plans(misconception)
+    return _TABLES[key]
