@@ -13,8 +13,8 @@ loses. There the puzzle asks for:
 
 * **the rule deciding** (criterion 3): at some decision point the theme's
   misconception loses: the move a *force* belief forces is on offer and loses;
-  a belief that *adds* moves makes only losing moves here, each the start of a plan
-  that needs, later, a move the rule refuses; for a *forbid* belief, the answer still needs the rule there or later and
+  for a belief that *adds* moves, the answer parts here from the believer's plans
+  and every one of them needs a move the rule refuses; for a *forbid* belief, the answer still needs the rule there or later and
   the believer cannot win from there (every move it allows loses, or its game
   is proved lost);
 * **only moves** (criterion 5): every other legal move loses, or merely
@@ -202,7 +202,7 @@ def _rule_decides(pos: Position, moves: list[Move], index: int, uses: list[int],
         return False
     allowed = misconception.allowed(pos, moves)
     if misconception.kind == "add":
-        return _plan_loses(pos, results, misconception)
+        return _plan_fails(pos, index, uses, misconception)
     if misconception.kind == "force":
         status_of = {move: status for move, status in results.values()}
         forced = [m for m in allowed if len(allowed) < len(moves)]
@@ -215,13 +215,10 @@ def _rule_decides(pos: Position, moves: list[Move], index: int, uses: list[int],
     return lost_under(pos, misconception) is True
 
 
-def _plan_loses(pos: Position, results: dict[bytes, tuple[Move, str]], misconception: Misconception) -> bool:
-    """A belief that adds moves loses right here: the believer's plans all start with a legal move
-    (none is refused here, where it would learn the rule in time) and every one of them loses."""
-    first = plans_for(misconception, pos).first_moves(pos)
-    if first is None or first.goal or first.refused or not first.legal:
-        return False
-    return all(results[canonical_key(apply_unchecked(pos, m))][1] == Verdict.LOST for m in first.legal)
+def _plan_fails(pos: Position, index: int, uses: list[int], misconception: Misconception) -> bool:
+    """A belief that adds moves loses right here: the answer parts from the believer's plans here
+    (`uses`), and every plan the believer may follow from here needs a move the rule refuses."""
+    return index in uses and plans_for(misconception, pos).lost(pos) is True
 
 
 def analyse(pos: Position, line: Sequence[Move], misconception: Misconception | None = None,

@@ -1,9 +1,8 @@
 """Is the theme's rule the crux of a puzzle? (issue 28: the rule is the crux, and the key says so.)
 
 For a belief that *adds* moves (a prohibition not known), the rule is the crux
-where every first move of the believer's plans is legal and loses
-(``answer.DecisionPoint.rule_decides``): each plan needs, later, the move the
-rule refuses, and the game is already lost when the believer reaches it.
+at a decision point where the answer parts from the believer's plans and every
+one of them needs a move the rule refuses (``answer.DecisionPoint.rule_decides``).
 
 For a belief that *forces* a move (the early deal), the rule is the crux when
 that move is on offer at a decision point where the believer cannot win, and
@@ -75,8 +74,8 @@ def crux_problem(pos: Position, answer: Answer, misconception: Misconception) ->
     if misconception.kind == "add":
         if any(d.rule_decides for d in answer.decisions):
             return None
-        return "the believer's plans never all lose at a decision point of the answer (the move the " \
-               "rule refuses is never what costs the game)"
+        return "the answer never parts from the believer's plans at a decision point where every " \
+               "plan needs a move the rule refuses"
     if misconception.kind == "force":
         if any(d.rule_decides and believer_losing(positions[d.index], d, misconception)
                for d in answer.decisions):

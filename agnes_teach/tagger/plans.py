@@ -1,21 +1,17 @@
 """The plans of a believer who takes refused moves for legal (a ``Misconception`` of kind ``add``).
 
 Such a believer may make every legal move, so a belief that only *adds* moves cannot lose by what
-it leaves out. It loses by what it counts on: the believer plans with the moves it wrongly takes
-for legal, and walks into a position the real rules have already lost before the plan reaches
-the move the rule refuses. As a pupil plans, the believer plans a shortest way to its goal (a
-position from which the real rules' moves home alone finish the game, the goal of every
-believer, ``players.home_moves_finish``) in the game the belief imagines: legal moves and the
-moves the belief adds (``misconception.added_moves``), the latter laid out as the believer
-imagines them (``misconception.apply_believed``).
+it leaves out. It loses by what it counts on. As a pupil solving a puzzle does, the believer plans
+a shortest way to its goal (a position from which the real rules' moves home alone finish the
+game, the goal of every believer, ``misconception.home_moves_finish``) in the game the belief
+imagines: the legal moves and the moves the belief adds (``misconception.added_moves``), laid out
+as the believer imagines them (``misconception.apply_believed``). Safe moves home
+(``graph.autoplay``'s) are played at once and not counted: they are no choice.
 
-At each position the believer makes one of the first moves of those shortest plans. A first move
-the rules refuse is where the rule catches the believer out: refused, the believer learns the
-rule there and from then on plays as anyone who knows it, so wins exactly when the real game is
-still won there. The crux of a puzzle whose belief adds moves is therefore a position where every
-first move of the believer's plans is legal and loses: the plan needs, later, a move the rule
-refuses, and by then nothing can save the game (``first_moves``; ``lost`` decides a position
-exactly, by every line of plan moves the believer may take).
+Where every shortest plan needs a move the rules refuse, the believer's answer fails there: the
+line it would write (or play) breaks at the refused move, and the real answer is longer. That is
+the crux of such a puzzle: the position where the believer's plans part from the answer and all
+of them need the refused move (``Plans.lost``; ``answer.DecisionPoint.rule_decides``).
 
 Distances are found by a breadth-first search of the imagined game from the position asked, to
 the first depth that holds a goal; only the states on a shortest plan are kept, and a state's
@@ -30,15 +26,15 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from ..engine import apply_unchecked, legal_moves
+from ..graph import is_safe_home
 from ..keys import state_key
-from ..limits import BELIEVER_MAX_STATES
 from ..moves import Move
 from ..position import Position
-from ..registry import Verdict
-from ..solver import solve
-from .misconception import Misconception, added_moves, apply_believed, home_moves_finish
+from .misconception import Misconception, added_moves, apply_believed
 
-PLAN_NODES = 300_000  # the solver's budget (states) for the real verdict where a plan is refused
+# The imagined game's states within a plan's length: a small puzzle's stay far below; a bigger
+# position is left undecided (the generator cuts it down first).
+PLAN_MAX_STATES = 5_000
 CACHE_STATES = 400_000  # states kept over all games before the tables start afresh
 
 
@@ -57,10 +53,6 @@ class PlanMoves:
     refused: tuple[Move, ...]
     goal: bool = False
 
-    @property
-    def caught(self) -> bool:
-        """Is the believer caught out here: some plan's first move is refused (or no plan is left)?"""
-        return not self.goal and (bool(self.refused) or not self.legal)
 
 
 @dataclass
@@ -68,13 +60,15 @@ class Plans:
     """The believer's plans in every game asked about (one profile, base and belief)."""
 
     misconception: Misconception
-    max_states: int = BELIEVER_MAX_STATES
+    max_states: int = PLAN_MAX_STATES
     first: dict[bytes, PlanMoves] = field(default_factory=dict)
-    verdicts: dict[bytes, str] = field(default_factory=dict)
 
     def first_moves(self, pos: Position) -> PlanMoves | None:
         """The first moves of the believer's shortest plans from `pos` (None: the imagined game
-        has more than ``max_states`` states within the plans' length)."""
+        has more than ``max_states`` states within the plans' length). Where a card can go home
+        with no possible harm (``graph.autoplay``), those moves come first: they are no choice."""
+        if _settle(pos)[1]:
+            return PlanMoves(tuple(m for m in legal_moves(pos) if _safe_now(pos, m)), ())
         key = game_state(pos)
         if key not in self.first and not self._search(pos, key):
             return None
@@ -88,7 +82,7 @@ class Plans:
         edges: dict[bytes, list[tuple[Move, bytes, bool]]] = {}
         goals: set[bytes] = set()
         while layers[-1]:
-            goals = {key for key, here in layers[-1] if home_moves_finish(here)}
+            goals = {key for key, here in layers[-1] if _finishes(here)}
             if goals:
                 break
             depth = len(layers)
@@ -111,9 +105,11 @@ class Plans:
         return True
 
     def _children(self, here: Position) -> list[tuple[Move, Position, bool]]:
-        """Every move the believer imagines at `here` and its result: (move, after, refused)."""
-        out = [(move, apply_unchecked(here, move), False) for move in legal_moves(here)]
-        out += [(move, apply_believed(here, move), True) for move in added_moves(here, self.misconception)]
+        """Every move the believer imagines at `here` and its result, with the safe moves home
+        after it played at once (they are no choice): (move, after, refused)."""
+        out = [(move, _settle(apply_unchecked(here, move))[0], False) for move in legal_moves(here)]
+        out += [(move, _settle(apply_believed(here, move))[0], True)
+                for move in added_moves(here, self.misconception)]
         return out
 
     def _keep(self, layers: list[list[tuple[bytes, Position]]], edges: dict[bytes, list[tuple[Move, bytes, bool]]],
@@ -132,23 +128,17 @@ class Plans:
                     self.first[key] = PlanMoves(tuple(m for m, r in steps if not r),
                                                 tuple(m for m, r in steps if r))
 
-    def real_status(self, pos: Position) -> str:
-        """The real game's verdict at `pos` (the solver's, cached)."""
-        key = game_state(pos)
-        if key not in self.verdicts:
-            self.verdicts[key] = Verdict.WON if pos.is_won() else solve(pos, nodes=PLAN_NODES).status
-        return self.verdicts[key]
-
     def lost(self, pos: Position) -> bool | None:
-        """Does every believer who follows its plans from `pos` lose? None: could not tell.
+        """Does every plan the believer may follow from `pos` need a move the rule refuses? None:
+        could not tell.
 
-        A believer wins on reaching the goal, or where a plan's first move is refused and the
-        real game is still won (it learns the rule there); it loses where it is caught out in a
-        lost position. Elsewhere it makes one of its plans' legal first moves: lost when every
-        one of them leads to a lost position for the believer."""
+        The believer wins on reaching the goal by the plans' legal moves; where a plan's next move
+        is refused, that plan fails (the move cannot be made: the answer the believer would write
+        is wrong there). Lost: every line of plan moves fails so."""
         seen: dict[bytes, bool | None] = {}
 
         def walk(here: Position) -> bool | None:
+            here = _settle(here)[0]
             key = game_state(here)
             if key in seen:
                 return seen[key]
@@ -157,9 +147,6 @@ class Plans:
                 result: bool | None = None
             elif moves.goal:
                 result = False
-            elif moves.caught:
-                status = self.real_status(here)
-                result = None if status == Verdict.UNKNOWN else status == Verdict.LOST
             else:
                 results = [walk(apply_unchecked(here, move)) for move in moves.legal]
                 result = False if False in results else None if None in results else True
@@ -174,6 +161,7 @@ class Plans:
         plans never need one (or could not be found)."""
         here = apply_unchecked(pos, move)
         for _ in range(self.max_states):
+            here = _settle(here)[0]
             moves = self.first_moves(here)
             if moves is None or moves.goal:
                 return None
@@ -183,6 +171,40 @@ class Plans:
                 return None
             here = apply_unchecked(here, moves.legal[0])
         return None
+
+
+def _home_tops(pos: Position) -> list[Move]:
+    """The legal moves home (of pile tops: the one move generator's, filtered)."""
+    return [m for m in legal_moves(pos) if m.dest.is_foundation]
+
+
+def _settle(pos: Position) -> tuple[Position, tuple[Move, ...]]:
+    """`pos` with the safe moves home played until none is left (those of ``graph.autoplay``, found
+    among the pile tops alone: the believer's search asks it of every state), and the moves."""
+    played: list[Move] = []
+    while True:
+        move = next((m for m in _home_tops(pos) if m.card is not None and is_safe_home(pos, m.card)), None)
+        if move is None:
+            return pos, tuple(played)
+        pos = apply_unchecked(pos, move)
+        played.append(move)
+
+
+def _finishes(pos: Position) -> bool:
+    """Do moves home alone finish the game (``misconception.home_moves_finish``, by the pile tops)?"""
+    if pos.stock:
+        return False
+    while not pos.is_won():
+        home = _home_tops(pos)
+        if not home:
+            return False
+        pos = apply_unchecked(pos, home[0])
+    return True
+
+
+def _safe_now(pos: Position, move: Move) -> bool:
+    """Is `move` a move home that ``graph.autoplay`` would play first here (any of them may)?"""
+    return move.dest.is_foundation and move.card is not None and is_safe_home(pos, move.card)
 
 
 def plan_departures(pos: Position, line: Sequence[Move], misconception: Misconception,

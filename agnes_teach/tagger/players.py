@@ -111,21 +111,16 @@ def misconception_policy(misconception: Misconception) -> Policy:
 
 def planning_policy(misconception: Misconception) -> Policy:
     """A believer who takes refused moves for legal: one of the first moves of its shortest plans
-    (``plans``). Where the move it picks is refused, it learns the rule and makes the real game's
-    best move instead (the solver's, or it gives up where the game is lost)."""
+    (``plans``), safe moves home first. A plan move the rules refuse ends its game: the plan it
+    counted on fails there (and with it the answer it would write)."""
     def policy(pos: Position, moves: list[Move], rng: random.Random) -> Move | None:
         home_now = [m for m in moves if m.dest.is_foundation]
         if home_now and home_moves_finish(pos, moves):
             return rng.choice(home_now)
-        plans = plans_for(misconception, pos)
-        first = plans.first_moves(pos)
+        first = plans_for(misconception, pos).first_moves(pos)
         options = [*first.legal, *first.refused] if first is not None else []
         pick = rng.choice(options) if options else None
-        if pick is not None and pick in moves:
-            return pick
-        # Refused (or no plan): the believer knows the rule from here on.
-        found = solve(pos, nodes=BELIEF_NODES)
-        return found.solution[0] if found.status == Verdict.WON and found.solution else None
+        return pick if pick is not None and pick in moves else None
 
     return policy
 
@@ -338,8 +333,8 @@ def lost_under(pos: Position, misconception: Misconception, max_states: int = BE
     hides one) that is winning outright; where it forbids one (foundation.wrap, foundation.start,
     reserve.top, stock.last-two) it is not, and "lost" says the rule was needed before the end.
 
-    A belief that adds moves is decided by its plans (``plans.Plans.lost``: every line of plan
-    moves it may take is caught out in a lost position).  Every other answer is exact.  In turn: the solver on the tables restricted by the belief
+    A belief that adds moves is decided by its plans (``plans.Plans.lost``: every shortest plan
+    it may follow needs a move the rule refuses).  Every other answer is exact.  In turn: the solver on the tables restricted by the belief
     (``restriction``; its verdict unless undecided); a position whose real game is the believer's
     (``transform``: a win there is the believer's); the believer's tree (every line of `depth`
     moves the belief allows ends in a position the real game's solver proves lost); and the

@@ -82,6 +82,9 @@ class Recipe:
     # is won: for a rule whose card can always go home later (the corner's Ace), only a move that
     # buries it or takes what it needs makes the choice matter.
     contest_loses: bool = False
+    # At most this many cards not home (0: the composer's own bound). A search of every plan a
+    # player could make stays small only on a small layout.
+    most_cards: int = 0
 
 
 class Layout(Protocol):

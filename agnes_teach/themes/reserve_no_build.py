@@ -79,7 +79,7 @@ THEME = Theme(
     detect=detects_move(uses_tableau_build),
     believer=BELIEVER,
     tempting=distract_reserve_no_build,
-    recipe=Recipe(),
+    recipe=Recipe(most_cards=16),
     build=None,
     explain=explain,
     how="a card is in the way and no reserve pile may take it; a player who parks it on an empty "

@@ -80,7 +80,7 @@ THEME = Theme(
     detect=detects_move(uses_tableau_build),
     believer=BELIEVER,
     tempting=distract_tableau_build,
-    recipe=Recipe(),
+    recipe=Recipe(most_cards=16),
     build=None,
     explain=explain,
     how="a card must go onto a column top of the other colour; a player who builds by suit spends "
