@@ -14,9 +14,9 @@ loses. There the puzzle asks for:
 * **the rule deciding** (criterion 3): at some decision point the theme's
   misconception loses: the move a *force* belief forces is on offer and loses;
   for a belief that *adds* moves, the answer parts here from the believer's plans
-  and every one of them needs a move the rule refuses; for a *forbid* belief, the answer still needs the rule there or later and
-  the believer cannot win from there (every move it allows loses, or its game
-  is proved lost);
+  and every one of them needs a move the rule refuses; for a *forbid* belief, the
+  answer still needs the rule there or later and the believer cannot win from
+  there (every move it allows loses, or its game is proved lost);
 * **only moves** (criterion 5): every other legal move loses, or merely
   transposes (it reaches a position of the answer's line within
   ``TRANSPOSE_DEPTH`` moves, or the rest of the answer still plays after it and

@@ -95,10 +95,13 @@ def distract_losing(pos: Position, line: Moves, losing: Moves) -> Distractor | N
 def plan_distractor(pos: Position, losing: Moves, misconception: Misconception,
                     rule: str) -> Distractor | None:
     """For a belief that adds moves: the losing first move the believer's plans start with (it
-    counts on a move the rule refuses later), else a move the belief adds here, refused by `rule`."""
+    counts on a move the rule refuses later), else a move the belief adds here, refused by `rule`
+    (first the one the believer's plans start with)."""
     first = plans_for(misconception, pos).first_moves(pos)
+    planned: list[Move] = []
     if first is not None:
         trap = next((m for m in first.legal if m in losing), None)
         if trap is not None:
             return Distractor(trap, None)
-    return first_refused(pos, added_moves(pos, misconception), rule)
+        planned = list(first.refused)
+    return first_refused(pos, [*planned, *added_moves(pos, misconception)], rule)

@@ -11,6 +11,7 @@ from dataclasses import dataclass, replace
 from typing import Literal
 
 from ..board import top_run_start
+from ..cards import Card
 from ..engine import apply_unchecked, legal_moves, locate, refusal
 from ..moves import Move
 from ..piles import COLUMNS, Pile, PileKind
@@ -71,7 +72,7 @@ def _candidates(pos: Position) -> list[tuple[Move, bool]]:
     """Every move of a card that can be picked up (column tops and the tails of the top run,
     reserve tops, exposed cards) to a column or a reserve pile: (move, the card is alone)."""
     dests = [*COLUMNS[:len(pos.tableau)], *(Pile.reserve(i + 1) for i in range(len(pos.reserve)))]
-    cards: list[tuple[int, bool]] = []
+    cards: list[tuple[Card, bool]] = []
     for column in pos.tableau:
         if column:
             start = top_run_start(pos, column)

@@ -38,6 +38,9 @@ PLAN_MAX_STATES = 5_000
 CACHE_STATES = 400_000  # states kept over all games before the tables start afresh
 
 
+Edge = tuple[Move, bytes, bool]  # a move of the imagined game: (move, the state it leads to, refused)
+
+
 def game_state(pos: Position) -> bytes:
     """A state's key that also tells games apart: foundations, the stock and every pile in place
     (the profile and the base are the table's own, ``plans_for``)."""
@@ -79,7 +82,7 @@ class Plans:
         on a shortest plan gets its plan moves. False when the states run past ``max_states``."""
         layers: list[list[tuple[bytes, Position]]] = [[(root_key, root)]]
         depth_of = {root_key: 0}
-        edges: dict[bytes, list[tuple[Move, bytes, bool]]] = {}
+        edges: dict[bytes, list[Edge]] = {}
         goals: set[bytes] = set()
         while layers[-1]:
             goals = {key for key, here in layers[-1] if _finishes(here)}
@@ -112,7 +115,7 @@ class Plans:
                 for move in added_moves(here, self.misconception)]
         return out
 
-    def _keep(self, layers: list[list[tuple[bytes, Position]]], edges: dict[bytes, list[tuple[Move, bytes, bool]]],
+    def _keep(self, layers: list[list[tuple[bytes, Position]]], edges: dict[bytes, list[Edge]],
               goals: set[bytes]) -> None:
         """Walk back from the goals: a state is on a plan when one of its moves leads onto one."""
         if len(self.first) > CACHE_STATES:

@@ -333,12 +333,13 @@ def lost_under(pos: Position, misconception: Misconception, max_states: int = BE
     hides one) that is winning outright; where it forbids one (foundation.wrap, foundation.start,
     reserve.top, stock.last-two) it is not, and "lost" says the rule was needed before the end.
 
-    A belief that adds moves is decided by its plans (``plans.Plans.lost``: every shortest plan
-    it may follow needs a move the rule refuses).  Every other answer is exact.  In turn: the solver on the tables restricted by the belief
-    (``restriction``; its verdict unless undecided); a position whose real game is the believer's
-    (``transform``: a win there is the believer's); the believer's tree (every line of `depth`
-    moves the belief allows ends in a position the real game's solver proves lost); and the
-    believer's search (every state the believer's moves reach, at most `max_states`).
+    A belief that adds moves is decided by its plans (``plans.Plans.lost``: every shortest plan it
+    may follow needs a move the rule refuses).  Every other answer is exact.  In turn: the solver on
+    the tables restricted by the belief (``restriction``; its verdict unless undecided); a position
+    whose real game is the believer's (``transform``: a win there is the believer's); the believer's
+    tree (every line of `depth` moves the belief allows ends in a position the real game's solver
+    proves lost); and the believer's search (every state the believer's moves reach, at most
+    `max_states`).
     """
     if misconception.kind == "add":
         return plans_for(misconception, pos).lost(pos)
