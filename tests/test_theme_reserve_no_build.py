@@ -16,8 +16,8 @@ from _engine_util import build, move
 
 from agnes_teach.engine import apply_move, finishes_home
 from agnes_teach.registry import RuleId
-from agnes_teach.tagger.players import lost_under
 from agnes_teach.tagger.plans import plans_for
+from agnes_teach.tagger.players import lost_under
 from agnes_teach.themes import theme_for
 
 THEME = theme_for(RuleId.RESERVE_NO_BUILD, "bernauer")

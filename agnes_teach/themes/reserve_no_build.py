@@ -39,7 +39,7 @@ def parks_on_reserve(pos: Position, move: Move) -> bool:
     return check_reserve_no_build(pos, move, pos.profile) is not None
 
 
-BELIEVER = Misconception("an empty reserve pile is a free cell, and a reserve top takes a card as a "
+FREE_CELL_PARKER = Misconception("an empty reserve pile is a free cell, and a reserve top takes a card as a "
                          "column top does", "add", parks_on_reserve)
 
 
@@ -49,7 +49,7 @@ BELIEVER = Misconception("an empty reserve pile is a free cell, and a reserve to
 def distract_reserve_no_build(pos: Position, line: Moves, losing: Moves) -> Distractor | None:
     """The believer's losing first move (its plan parks a card on the reserve later), else a card
     parked on the reserve now, which the rule refuses."""
-    return plan_distractor(pos, losing, BELIEVER, RuleId.RESERVE_NO_BUILD)
+    return plan_distractor(pos, losing, FREE_CELL_PARKER, RuleId.RESERVE_NO_BUILD)
 
 
 # ------------------------------------------------------------ why the believer loses
@@ -77,7 +77,7 @@ THEME = Theme(
     # Where the believer parks a card, the answer finds it a column top of the other colour.
     lesson_move=uses_tableau_build,
     detect=detects_move(uses_tableau_build),
-    believer=BELIEVER,
+    believer=FREE_CELL_PARKER,
     tempting=distract_reserve_no_build,
     recipe=Recipe(most_cards=16),
     build=None,

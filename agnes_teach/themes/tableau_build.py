@@ -37,7 +37,7 @@ def builds_in_own_colour(pos: Position, move: Move) -> bool:
         and check_tableau_build(pos, move, pos.profile) is not None
 
 
-BELIEVER = Misconception("a card goes on the next higher rank of its own suit or colour too", "add",
+SUIT_BUILDER = Misconception("a card goes on the next higher rank of its own suit or colour too", "add",
                          builds_in_own_colour)
 
 
@@ -47,7 +47,7 @@ BELIEVER = Misconception("a card goes on the next higher rank of its own suit or
 def distract_tableau_build(pos: Position, line: Moves, losing: Moves) -> Distractor | None:
     """The believer's losing first move (its plan counts on a build in one colour later), else such
     a build on offer now, which the rule refuses."""
-    return plan_distractor(pos, losing, BELIEVER, RuleId.TABLEAU_BUILD)
+    return plan_distractor(pos, losing, SUIT_BUILDER, RuleId.TABLEAU_BUILD)
 
 
 # ------------------------------------------------------------ why the believer loses
@@ -78,7 +78,7 @@ THEME = Theme(
     tasks=(Task.WIN,),
     lesson_move=uses_tableau_build,
     detect=detects_move(uses_tableau_build),
-    believer=BELIEVER,
+    believer=SUIT_BUILDER,
     tempting=distract_tableau_build,
     recipe=Recipe(most_cards=16),
     build=None,
