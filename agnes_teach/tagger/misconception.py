@@ -70,15 +70,17 @@ def runs_may_shorten(rules: Rules) -> bool:
 
 def _candidates(pos: Position) -> list[tuple[Move, bool]]:
     """Every move of a card that can be picked up (column tops and the tails of the top run,
-    reserve tops, exposed cards) to a column or a reserve pile: (move, the card is alone)."""
+    reserve tops, exposed cards) to another column or reserve pile: (move, the card is alone)."""
     dests = [*COLUMNS[:len(pos.tableau)], *(Pile.reserve(i + 1) for i in range(len(pos.reserve)))]
-    cards: list[tuple[Card, bool]] = []
-    for column in pos.tableau:
+    cards: list[tuple[Card, bool, Pile]] = []
+    for i, column in enumerate(pos.tableau):
         if column:
             start = top_run_start(pos, column)
-            cards += [(column[depth], depth == len(column) - 1) for depth in range(start, len(column))]
-    cards += [(pile[-1], True) for pile in (*pos.reserve, *pos.exposed) if pile]
-    return [(Move(card, dest), alone) for card, alone in cards for dest in dests]
+            cards += [(column[depth], depth == len(column) - 1, COLUMNS[i])
+                      for depth in range(start, len(column))]
+    cards += [(pile[-1], True, Pile.reserve(i + 1)) for i, pile in enumerate(pos.reserve) if pile]
+    cards += [(pile[-1], True, Pile.exposed(i + 1)) for i, pile in enumerate(pos.exposed) if pile]
+    return [(Move(card, dest), alone) for card, alone, source in cards for dest in dests if dest != source]
 
 
 def added_moves(pos: Position, misconception: Misconception) -> list[Move]:

@@ -13,7 +13,7 @@ from ..board import fits
 from ..moves import Move
 from ..piles import PileKind
 from ..position import Position
-from ..predicates import check_reserve_no_build, uses_tableau_build
+from ..predicates import first_refusal, uses_tableau_build
 from ..profile import TableauBuild, get_profile
 from ..registry import RuleId, Task
 from ..tagger.detectors import detects_move
@@ -24,6 +24,12 @@ from . import Lesson, Recipe, RuleFacts, Theme, every_profile
 # ------------------------------------------------------------ the misconception
 
 
+def _refused_by_the_rule(pos: Position, move: Move) -> bool:
+    """The rules refuse `move`, first by this theme's rule (so the key can cite it)."""
+    why = first_refusal(pos, move)
+    return why is not None and why.rule == RuleId.RESERVE_NO_BUILD
+
+
 def parks_on_reserve(pos: Position, move: Move) -> bool:
     """A card goes onto a reserve pile: the first empty one (the believer's free cell: which empty
     pile takes it changes nothing while no deal is to come, so one stands for all), or onto a
@@ -32,11 +38,11 @@ def parks_on_reserve(pos: Position, move: Move) -> bool:
         return False
     pile = pos.pile(move.dest)
     if pile:
-        return fits(pos, move.card, pile[-1]) and check_reserve_no_build(pos, move, pos.profile) is not None
+        return fits(pos, move.card, pile[-1]) and _refused_by_the_rule(pos, move)
     first_empty = next(i for i, p in enumerate(pos.reserve) if not p)
     if not pos.stock and first_empty != move.dest.offset:
         return False
-    return check_reserve_no_build(pos, move, pos.profile) is not None
+    return _refused_by_the_rule(pos, move)
 
 
 FREE_CELL_PARKER = Misconception("an empty reserve pile is a free cell, and a reserve top takes a card as a "

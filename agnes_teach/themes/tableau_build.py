@@ -12,7 +12,7 @@ from __future__ import annotations
 from ..board import build_table
 from ..moves import Move
 from ..position import Position
-from ..predicates import check_tableau_build, uses_tableau_build
+from ..predicates import first_refusal, uses_tableau_build
 from ..profile import TableauBuild, get_profile
 from ..registry import RuleId, Task
 from ..tagger.detectors import detects_move
@@ -21,6 +21,12 @@ from ..tagger.misconception import Misconception
 from . import Lesson, Recipe, RuleFacts, Theme, every_profile
 
 # ------------------------------------------------------------ the misconception
+
+
+def _refused_by_the_rule(pos: Position, move: Move) -> bool:
+    """The rules refuse `move`, first by this theme's rule (so the key can cite it)."""
+    why = first_refusal(pos, move)
+    return why is not None and why.rule == RuleId.TABLEAU_BUILD
 
 
 def builds_in_own_colour(pos: Position, move: Move) -> bool:
@@ -34,7 +40,7 @@ def builds_in_own_colour(pos: Position, move: Move) -> bool:
         return False
     same_colour = build_table(TableauBuild.SAME_COLOUR, pos.profile.rank_cycle, pos.base)
     return bool(same_colour[move.card * 52 + target[-1]]) \
-        and check_tableau_build(pos, move, pos.profile) is not None
+        and _refused_by_the_rule(pos, move)
 
 
 SUIT_BUILDER = Misconception("a card goes on the next higher rank of its own suit or colour too", "add",
