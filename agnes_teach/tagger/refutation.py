@@ -344,10 +344,15 @@ class Explanation:
 
 def believer_plays(pos: Position, move: Move, misconception: Misconception) -> bool:
     """Is `move` one the theme's believer makes here? A *forbid* belief: the belief allows it (the
-    caller says where the rule decides); a *force* belief: the belief forces this very move."""
+    caller says where the rule decides); a *force* belief: the belief forces this very move; a
+    belief that *adds* moves: a first move of its plans, or one after which its plans need a
+    move the rule refuses."""
     if misconception.kind == "add":
-        first = plans_for(misconception, pos).first_moves(pos)
-        return first is not None and move in first.legal
+        # The believer's own plan move, or a move after which every plan it sees needs a refused
+        # move: either way the rule is what the move's loss comes down to.
+        plans = plans_for(misconception, pos)
+        first = plans.first_moves(pos)
+        return (first is not None and move in first.legal) or plans.refused_ahead(pos, move) is not None
     moves = legal_moves(pos)
     allowed = misconception.allowed(pos, moves)
     if misconception.kind == "force":
