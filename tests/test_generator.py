@@ -129,7 +129,8 @@ def batch() -> list:  # type: ignore[type-arg]
 
 
 def test_every_theme_yields_a_puzzle(batch: list) -> None:  # type: ignore[type-arg]
-    assert sorted(BATCH_TASKS) == theme_ids("bernauer")
+    # Every theme with a builder (the themes whose belief adds moves are only composed and cut down).
+    assert sorted(BATCH_TASKS) == [t for t in theme_ids("bernauer") if theme_for(t, "bernauer").build]
     assert [(p.theme, p.task) for p in batch] == sorted(BATCH_TASKS.items())
 
 
