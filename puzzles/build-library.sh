@@ -28,6 +28,7 @@ chain_a() {
     small foundation.wrap 12 1-5000
     small reserve.top 8 1-5000
     small tableau.run 8 1-5000
+    small tableau.build 30 1-5000
 }
 chain_b() {
     small stock.deal 12 1-5000
@@ -35,6 +36,7 @@ chain_b() {
     small stock.last-two 8 1-5000
     small foundation.start 8 1-5000
     small foundation.start 2 1-5000 --profile sorel-strict --any-rating
+    small reserve.no-build 30 1-5000
 }
 mkdir -p puzzles/small
 chain_a > puzzles/small/.chain-a.log 2>&1 &
