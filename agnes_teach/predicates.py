@@ -416,6 +416,15 @@ def uses_foundation_return(pos: Position, move: Move) -> bool:
         return False
     return place_of(pos, move).kind is _FOUNDATION
 
+def uses_tableau_build(pos: Position, move: Move) -> bool:
+    """A card (or a run led by it) goes onto a column top one rank higher of the other colour, as
+    the alternate-colour build lets it (a King onto an Ace, the wrap's move, included)."""
+    if not _onto_column(move) or pos.profile.tableau_build != TableauBuild.ALTERNATE:
+        return False
+    target = pos.pile(move.dest)
+    assert move.card is not None
+    return bool(target) and fits(pos, move.card, target[-1])
+
 
 def uses_stock_last_two(pos: Position, move: Move) -> bool:
     """A card leaves an exposed cell (x1, x2)."""

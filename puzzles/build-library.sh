@@ -32,6 +32,7 @@ chain_a() {
     small tableau.run 8 1-5000
     small foundation.return 12 1-5000 --profile agnes-ru
     small foundation.final 30 1-5000
+    small tableau.build 30 1-5000
 }
 chain_b() {
     small stock.deal 12 1-5000
@@ -40,6 +41,7 @@ chain_b() {
     small foundation.start 8 1-5000
     small foundation.start 2 1-5000 --profile sorel-strict --any-rating
     small tableau.empty 12 1-5000 --profile agnes-ru
+    small reserve.no-build 30 1-5000
 }
 mkdir -p puzzles/small
 chain_a > puzzles/small/.chain-a.log 2>&1 &

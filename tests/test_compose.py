@@ -65,6 +65,8 @@ def test_layouts_hold_what_their_recipe_asks(theme: str) -> None:
             assert all(pos.exposed) and not pos.stock
         if recipe.nothing_home:
             assert not any(m.dest.is_foundation for m in legal_moves(pos))
+        if recipe.most_cards:
+            assert cards_not_home(pos) <= recipe.most_cards
         if recipe.contested:
             # The rule's move is on offer and a move the believer makes competes with it.
             believer = theme_for(theme, profile.id).believer

@@ -129,7 +129,8 @@ def batch() -> list:  # type: ignore[type-arg]
 
 
 def test_every_theme_yields_a_puzzle(batch: list) -> None:  # type: ignore[type-arg]
-    assert sorted(BATCH_TASKS) == theme_ids("bernauer")
+    # Every theme with a builder (the themes whose belief adds moves are only composed and cut down).
+    assert sorted(BATCH_TASKS) == [t for t in theme_ids("bernauer") if theme_for(t, "bernauer").build]
     assert [(p.theme, p.task) for p in batch] == sorted(BATCH_TASKS.items())
 
 
@@ -214,7 +215,7 @@ def test_cli_writes_the_same_files_for_the_same_seed(tmp_path: Path) -> None:
 @pytest.mark.parametrize(
     ("args", "message"),
     [
-        (("--theme", "foundation.nope"), "'foundation.nope' is not one of 'foundation.return', 'foundation.start'"),
+        (("--theme", "foundation.nope"), "'foundation.nope' is not one of 'foundation.final'"),
         (("--theme", "tableau.wrap", "--task", "puzzle"), "'puzzle' is not one of"),
         (("--theme", "tableau.wrap", "--difficulty", "brutal"), "'brutal' is not one of"),
         (("--theme", "tableau.empty", "--task", "key-move", "--source", "built"), "has no key-move puzzles"),

@@ -41,6 +41,8 @@ SMALL_DIR = LIBRARY / "small"  # issue 20's small puzzles: critical moments cut 
 # Issue 8's library, positions of whole games: too large for the library now, kept as test fixtures.
 WHOLE_DIR = ROOT / "tests" / "fixtures" / "whole-game"
 WHOLE = [load_scenario(f) for f in scenario_files([str(WHOLE_DIR)])]
+# The themes of the whole-game fixtures (issue 8): every Bernauer theme but those whose belief adds
+# moves, which came after that library left `puzzles/` and have small puzzles only.
 
 
 def _in(folder: Path, s: Scenario) -> bool:

@@ -31,7 +31,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from agnes_teach.cards import card_name
-from agnes_teach.engine import apply_move, apply_unchecked, legal_moves, locate, resolve
+from agnes_teach.engine import apply_move, apply_unchecked, legal_moves, locate, refusal, resolve
 from agnes_teach.moves import DEAL_MOVE, Move
 from agnes_teach.position import Position
 from agnes_teach.registry import RuleId
@@ -39,7 +39,7 @@ from agnes_teach.scenario import load_puzzles
 from agnes_teach.solver.fast import FastState, Rules
 from agnes_teach.tagger.answer import answer_cut
 from agnes_teach.tagger.detectors import Lesson
-from agnes_teach.tagger.misconception import Restriction
+from agnes_teach.tagger.misconception import Restriction, added_moves
 from agnes_teach.tagger.players import home_moves_finish, misconception_policy, restricted_rules
 from agnes_teach.themes import Theme, all_themes, theme_for
 from agnes_teach.themes.reserve_top import uncovers_reserve
@@ -49,6 +49,9 @@ WHOLE_GAME = PUZZLES.parent / "tests" / "fixtures" / "whole-game"  # the earlier
 # Every theme whose belief forbids moves, named "rule@first profile" in the test ids.
 FORBIDDING = [t for t in all_themes() if t.believer.kind == "forbid"]
 FORCING = [t for t in all_themes() if t.believer.kind == "force"]
+# Every theme whose belief adds moves the rules refuse (it forbids none, so it agrees differently:
+# ``test_an_added_belief_forbids_nothing_and_adds_only_its_rules_refusals``).
+ADDING = [t for t in all_themes() if t.believer.kind == "add"]
 
 
 def _name(theme: Theme) -> str:
@@ -139,7 +142,7 @@ def disagreements(pos: Position, theme: Theme) -> Iterator[str]:
 
 
 def test_every_theme_has_a_reading_of_each_kind() -> None:
-    assert FORBIDDING and len(FORBIDDING) + len(FORCING) == len(all_themes())
+    assert FORBIDDING and len(FORBIDDING) + len(FORCING) + len(ADDING) == len(all_themes())
     # A forbidding belief denies the lesson move; a forcing one's lesson is a move not made.
     assert all(t.lesson_move is not None for t in FORBIDDING)
     assert all(t.lesson_move is None for t in FORCING)
@@ -224,3 +227,20 @@ def test_stock_deal_forces_a_move_and_its_lesson_is_no_move() -> None:
             assert allowed == moves
         assert not deal.detect(Lesson(pos, (DEAL_MOVE,), (DEAL_MOVE,)))
     assert checked
+
+
+@pytest.mark.parametrize("theme", ADDING, ids=_name)
+def test_an_added_belief_forbids_nothing_and_adds_only_its_rules_refusals(theme: Theme) -> None:
+    # The believer may make every legal move; each move it adds is one the engine refuses, and
+    # refuses first by the theme's own rule (so the key can cite it). Along the library's lines
+    # and in random games, and the added moves are not vacuous there.
+    positions = [p for p in (*library_positions(), *game_positions()) if _poses(theme, p)]
+    added = 0
+    for pos in positions:
+        moves = legal_moves(pos)
+        assert theme.believer.allowed(pos, moves) == moves
+        for move in added_moves(pos, theme.believer):
+            why = refusal(pos, move)
+            assert why is not None and why.rule == theme.rule, (theme.id, str(move))
+            added += 1
+    assert added, theme.id

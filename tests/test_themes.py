@@ -29,6 +29,8 @@ detect_stock_last_two = _theme("stock.last-two").detect
 detect_tableau_empty = _theme("tableau.empty").detect
 detect_tableau_run = _theme("tableau.run").detect
 detect_tableau_wrap = _theme("tableau.wrap").detect
+detect_tableau_build = _theme("tableau.build").detect
+detect_reserve_no_build = _theme("reserve.no-build").detect
 distract_foundation_start = _theme("foundation.start").tempting
 distract_reserve_top = _theme("reserve.top").tempting
 distract_stock_last_two = _theme("stock.last-two").tempting
@@ -56,6 +58,8 @@ TWRAP = make_position(3, ["QS KS", "AH", "2H"], reserve=["2S AS"])
 TWRAP_RUN = make_position(3, ["AH KS", "2S", "2H"], reserve=["AS"])
 # base A: t1 empty, which takes a King, as the belief says too
 ACE_EMPTY = make_position(1, ["", "KS KH"])
+# base 9: 6C, 7C, 8C and the 7s and 8s of spades and diamonds out, one to a column
+BUILD = make_position(9, ["8C 6C", "7C", "7S", "7D", "8S", "8D"])
 # base 2: the run QD JS lies on AC; KC takes the run
 RUN = make_position(2, ["AC QD JS", "KC"], reserve=["AD KD", "AS KS QS"])
 # base 4: the exposed cells hold 3S and 3H; 2S and 2H are left on the columns
@@ -91,6 +95,18 @@ TABLES: dict[str, tuple[Callable[[Lesson], bool], list[Row]]] = {
         (TWRAP, "AS>t3", "", False),  # an Ace on a 2: an ordinary build
         (TWRAP_RUN, "AH>t2", "", True),  # the Ace moves with the King the wrap lets lie on it
         (TWRAP_RUN, "KS>f", "", False),
+    ]),
+    # Both beliefs add moves; where the believer counts on one, the answer lays a card on a column
+    # top of the other colour.
+    "tableau.build": (detect_tableau_build, [
+        (BUILD, "6C>t4", "", True),  # onto 7D: the other colour
+        (BUILD, "6C>t2", "", False),  # onto 7C: refused, the line stops there
+        (BUILD, "7D>f", "", False),
+    ]),
+    "reserve.no-build": (detect_reserve_no_build, [
+        (BUILD, "7D>f 6C>t4", "", False),  # 7D went home: 6C has no red 7 left
+        (BUILD, "7S>t6 6C>t4", "", True),  # 7S onto 8D, then 6C onto 7D
+        (BUILD, "6C>r1", "", False),  # refused
     ]),
     "tableau.run": (detect_tableau_run, [
         (RUN, "QD>t2 AC>t3", "", True),

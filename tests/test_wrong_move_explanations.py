@@ -57,6 +57,9 @@ RULE_TERMS: dict[RuleId, str] = {
     RuleId.TABLEAU_EMPTY: "An empty column takes only a 10 here: the rule reads the base rank (J)",
     RuleId.TABLEAU_RUN: "A valid run moves as one unit: 4♠ may go to t7 in one move, carrying 3♥",
     RuleId.TABLEAU_WRAP: "a King may lie on an Ace of the other colour",
+    RuleId.TABLEAU_BUILD: "never of its own suit or colour: 6♦ can never go on 7♦",
+    RuleId.RESERVE_NO_BUILD: "Nothing is ever put on a reserve pile, not even an empty one: 4♥ cannot be "
+                             "parked in r1",
 }
 
 

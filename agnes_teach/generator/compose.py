@@ -90,6 +90,8 @@ def _foundations(rng: random.Random, profile: Profile, recipe: Recipe, cards: tu
 def compose(rng: random.Random, profile: Profile, recipe: Recipe, cards: tuple[int, int] = CARDS
             ) -> Position | None:
     """One random layout that `recipe` allows (None when this draw did not fit; draw again)."""
+    if recipe.most_cards:
+        cards = (min(cards[0], recipe.most_cards), min(cards[1], recipe.most_cards))
     stock_size = _stock_size(profile, recipe.deals_left)
     if stock_size is None:
         return None

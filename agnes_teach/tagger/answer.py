@@ -13,9 +13,10 @@ loses. There the puzzle asks for:
 
 * **the rule deciding** (criterion 3): at some decision point the theme's
   misconception loses: the move a *force* belief forces is on offer and loses;
-  for a *forbid* belief, the answer still needs the rule there or later and
-  the believer cannot win from there (every move it allows loses, or its game
-  is proved lost);
+  for a belief that *adds* moves, the answer parts here from the believer's plans
+  and every one of them needs a move the rule refuses; for a *forbid* belief, the
+  answer still needs the rule there or later and the believer cannot win from
+  there (every move it allows loses, or its game is proved lost);
 * **only moves** (criterion 5): every other legal move loses, or merely
   transposes (it reaches a position of the answer's line within
   ``TRANSPOSE_DEPTH`` moves, or the rest of the answer still plays after it and
@@ -40,6 +41,7 @@ from ..position import Position
 from ..registry import Verdict
 from ..solver import canonical_key, solve
 from .misconception import Misconception
+from .plans import plan_departures, plans_for
 from .players import lost_under
 from .shortest import TooLarge, answer_length
 
@@ -174,7 +176,10 @@ def _slipped_in(here: Position, move: Move, rest: Sequence[Move]) -> bool:
 
 
 def rule_uses(pos: Position, line: Sequence[Move], cut: int, misconception: Misconception) -> list[int]:
-    """The answer's moves (indexes) that a *forbid* belief would never make: where the rule is used."""
+    """The answer's moves (indexes) that a *forbid* belief would never make: where the rule is used.
+    For a belief that adds moves: where the answer leaves the believer's plans (``plans``)."""
+    if misconception.kind == "add":
+        return plan_departures(pos, line[:cut], misconception)
     out = []
     here = pos
     for i, move in enumerate(line[:cut]):
@@ -196,6 +201,8 @@ def _rule_decides(pos: Position, moves: list[Move], index: int, uses: list[int],
     if misconception is None:
         return False
     allowed = misconception.allowed(pos, moves)
+    if misconception.kind == "add":
+        return _plan_fails(pos, index, uses, misconception)
     if misconception.kind == "force":
         status_of = {move: status for move, status in results.values()}
         forced = [m for m in allowed if len(allowed) < len(moves)]
@@ -206,6 +213,12 @@ def _rule_decides(pos: Position, moves: list[Move], index: int, uses: list[int],
     if all(results[canonical_key(apply_unchecked(pos, m))][1] == Verdict.LOST for m in allowed):
         return True
     return lost_under(pos, misconception) is True
+
+
+def _plan_fails(pos: Position, index: int, uses: list[int], misconception: Misconception) -> bool:
+    """A belief that adds moves loses right here: the answer parts from the believer's plans here
+    (`uses`), and every plan the believer may follow from here needs a move the rule refuses."""
+    return index in uses and plans_for(misconception, pos).lost(pos) is True
 
 
 def analyse(pos: Position, line: Sequence[Move], misconception: Misconception | None = None,

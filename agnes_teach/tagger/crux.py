@@ -9,6 +9,10 @@ believer who plays a card home first, and whose home move still wins, has not
 been caught by the rule there. (``picks_lose`` is the strictest reading, every
 move the believer picks loses; ``bench/wrong_moves.py`` counts it.)
 
+For a belief that *adds* moves (a prohibition not known), the rule is the crux
+at a decision point where the answer parts from the believer's plans and every
+one of them needs a move the rule refuses (``answer.DecisionPoint.rule_decides``).
+
 For a belief that *forces* a move (the early deal), that is the forced move,
 on offer at a decision point where the believer cannot win. For a belief that
 *forbids* the rule's move, the spot is one where
@@ -107,6 +111,11 @@ def crux_problem(pos: Position, answer: Answer, misconception: Misconception) ->
     positions = [pos]
     for move in answer.moves:
         positions.append(apply_unchecked(positions[-1], move))
+    if misconception.kind == "add":
+        if any(d.rule_decides for d in answer.decisions):
+            return None
+        return "the answer never parts from the believer's plans at a decision point where every " \
+               "plan needs a move the rule refuses"
     if misconception.kind == "force":
         if any(d.rule_decides and believer_losing(positions[d.index], d, misconception)
                and picks_lose(positions[d.index], d, misconception) for d in answer.decisions):

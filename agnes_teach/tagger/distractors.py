@@ -15,6 +15,8 @@ from ..engine import is_run, refusal
 from ..moves import Move
 from ..position import Position
 from .detectors import available
+from .misconception import Misconception, added_moves
+from .plans import plans_for
 
 Moves = tuple[Move, ...]
 
@@ -88,3 +90,18 @@ def movable(pos: Position) -> list[Card]:
 def distract_losing(pos: Position, line: Moves, losing: Moves) -> Distractor | None:
     """The losing first move a player is drawn to most (for a theme whose rule refuses nothing)."""
     return _losing_tempting(pos, line, losing)
+
+
+def plan_distractor(pos: Position, losing: Moves, misconception: Misconception,
+                    rule: str) -> Distractor | None:
+    """For a belief that adds moves: the losing first move the believer's plans start with (it
+    counts on a move the rule refuses later), else a move the belief adds here, refused by `rule`
+    (first the one the believer's plans start with)."""
+    first = plans_for(misconception, pos).first_moves(pos)
+    planned: list[Move] = []
+    if first is not None:
+        trap = next((m for m in first.legal if m in losing), None)
+        if trap is not None:
+            return Distractor(trap, None)
+        planned = list(first.refused)
+    return first_refused(pos, [*planned, *added_moves(pos, misconception)], rule)

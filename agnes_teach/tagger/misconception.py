@@ -7,10 +7,14 @@ that define one each (``agnes_teach.themes``), so that neither has to import the
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Literal
 
+from ..board import top_run_start
+from ..cards import Card
+from ..engine import apply_unchecked, legal_moves, locate, refusal
 from ..moves import Move
+from ..piles import COLUMNS, Pile, PileKind
 from ..position import Position
 from ..solver.fast import Rules
 from .detectors import MovePredicate
@@ -28,11 +32,15 @@ class Misconception:
 
     ``forbid``: the believer never makes a move of ``predicate`` (the theme's
     permission removed).  ``force``: when no card can go home and a move of
-    ``predicate`` is legal, the believer makes it (and nothing else).
+    ``predicate`` is legal, the believer makes it (and nothing else).  ``add``:
+    the believer takes the moves of ``predicate`` that the rules refuse for
+    legal too (a prohibition not known), and plans with them (``plans``): every
+    legal move stays one the believer may make, and the believer is caught out
+    where a plan needs a move the rule refuses.
     """
 
     belief: str
-    kind: Literal["forbid", "force"]
+    kind: Literal["forbid", "force", "add"]
     predicate: MovePredicate
     # How "lost under the belief" is proved beyond the believer's search (see
     # ``players.lost_under``): the solver's tables restricted to the believer's moves, or a
@@ -41,8 +49,11 @@ class Misconception:
     transform: Transform | None = None
 
     def allowed(self, pos: Position, moves: list[Move]) -> list[Move]:
-        """The moves a believer considers in `pos` (home moves are never forbidden by a force)."""
+        """The legal moves a believer considers in `pos` (home moves are never forbidden by a
+        force; an added belief forbids nothing: its extra moves are ``added``)."""
         test = self.predicate
+        if self.kind == "add":
+            return moves
         if self.kind == "forbid":
             return [m for m in moves if not test(pos, m)]
         if any(m.dest.is_foundation for m in moves):
@@ -55,3 +66,60 @@ def runs_may_shorten(rules: Rules) -> bool:
     """Does a narrower link table only remove moves?  Not where a run moves only whole: there the
     shorter run the belief sees would be a move the rules refuse."""
     return not rules.whole_runs_only
+
+
+def _candidates(pos: Position) -> list[tuple[Move, bool]]:
+    """Every move of a card that can be picked up (column tops and the tails of the top run,
+    reserve tops, exposed cards) to another column or reserve pile: (move, the card is alone)."""
+    dests = [*COLUMNS[:len(pos.tableau)], *(Pile.reserve(i + 1) for i in range(len(pos.reserve)))]
+    cards: list[tuple[Card, bool, Pile]] = []
+    for i, column in enumerate(pos.tableau):
+        if column:
+            start = top_run_start(pos, column)
+            cards += [(column[depth], depth == len(column) - 1, COLUMNS[i])
+                      for depth in range(start, len(column))]
+    cards += [(pile[-1], True, Pile.reserve(i + 1)) for i, pile in enumerate(pos.reserve) if pile]
+    cards += [(pile[-1], True, Pile.exposed(i + 1)) for i, pile in enumerate(pos.exposed) if pile]
+    return [(Move(card, dest), alone) for card, alone, source in cards for dest in dests if dest != source]
+
+
+def added_moves(pos: Position, misconception: Misconception) -> list[Move]:
+    """The moves an *add* belief takes for legal in `pos` that the rules refuse (none for another
+    kind). Only a card alone goes onto a reserve pile: no belief moves a run there."""
+    if misconception.kind != "add":
+        return []
+    test = misconception.predicate
+    return [move for move, alone in _candidates(pos)
+            if (alone or move.dest.is_column) and test(pos, move) and refusal(pos, move) is not None]
+
+
+def apply_believed(pos: Position, move: Move) -> Position:
+    """The position a believer imagines after `move`, legal or one the belief adds: a card (with
+    the cards on it, from a column) laid on a column, or a card alone laid on a reserve pile."""
+    if move.card is None or move.dest.kind is not PileKind.RESERVE:
+        return apply_unchecked(pos, move)
+    place = locate(pos, move.card)
+    groups = {kind: [list(p) for p in pos.piles_of(kind)]
+              for kind in (PileKind.COLUMN, PileKind.RESERVE, PileKind.EXPOSED)}
+    groups[place.kind][place.index].pop()
+    groups[PileKind.RESERVE][move.dest.offset].append(move.card)
+    return replace(pos, tableau=tuple(tuple(p) for p in groups[PileKind.COLUMN]),
+                   reserve=tuple(tuple(p) for p in groups[PileKind.RESERVE]),
+                   exposed=tuple(tuple(p) for p in groups[PileKind.EXPOSED]))
+
+
+def home_moves_finish(pos: Position, moves: list[Move] | None = None) -> bool:
+    """Do the real rules' moves home alone finish the game from `pos`?  (`moves`: its legal moves.)
+
+    The believer's goal: from here every card left goes home by itself, so a pupil who learns the
+    rule only now still wins, and the rule did not decide the game.  A move home never takes
+    another away (it frees the card under it, and a card its foundation awaits stays awaited), so
+    they may be played in any order: one order decides."""
+    if pos.stock:
+        return False  # no move home deals
+    while not pos.is_won():
+        home = next((m for m in (legal_moves(pos) if moves is None else moves) if m.dest.is_foundation), None)
+        if home is None:
+            return False
+        pos, moves = apply_unchecked(pos, home), None
+    return True

@@ -49,7 +49,8 @@ from ..registry import Verdict
 from ..solver import canonical_key, solve
 from ..solver.fast import Rules
 from ..themes import theme_for
-from .misconception import Misconception, Restriction
+from .misconception import Misconception, Restriction, home_moves_finish
+from .plans import plans_for
 
 PLAYOUTS = 200  # capped playouts of the misconception player (fixed seed)
 PLAYOUT_SEED = 8
@@ -107,10 +108,30 @@ def believer_choices(pos: Position, misconception: Misconception,
 
 def misconception_policy(misconception: Misconception) -> Policy:
     """One of the moves the believer picks among (``believer_choices``), at random; None (it gives
-    up, the game is lost) when the belief allows no move."""
+    up, the game is lost) when the belief allows no move.
+    A belief that adds moves plays by its plans instead (``planning_policy``)."""
+    if misconception.kind == "add":
+        return planning_policy(misconception)
+
     def policy(pos: Position, moves: list[Move], rng: random.Random) -> Move | None:
         choices = believer_choices(pos, misconception, moves)
         return rng.choice(choices) if choices else None
+
+    return policy
+
+
+def planning_policy(misconception: Misconception) -> Policy:
+    """A believer who takes refused moves for legal: one of the first moves of its shortest plans
+    (``plans``), safe moves home first. A plan move the rules refuse ends its game: the plan it
+    counted on fails there (and with it the answer it would write)."""
+    def policy(pos: Position, moves: list[Move], rng: random.Random) -> Move | None:
+        home_now = [m for m in moves if m.dest.is_foundation]
+        if home_now and home_moves_finish(pos, moves):
+            return rng.choice(home_now)
+        first = plans_for(misconception, pos).first_moves(pos)
+        options = [*first.legal, *first.refused] if first is not None else []
+        pick = rng.choice(options) if options else None
+        return pick if pick is not None and pick in moves else None
 
     return policy
 
@@ -269,23 +290,6 @@ def restricted_rules(pos: Position, restriction: Restriction) -> Rules | None:
     return rules if restriction(rules) else None
 
 
-def home_moves_finish(pos: Position, moves: list[Move] | None = None) -> bool:
-    """Do the real rules' moves home alone finish the game from `pos`?  (`moves`: its legal moves.)
-
-    The believer's goal: from here every card left goes home by itself, so a pupil who learns the
-    rule only now still wins, and the rule did not decide the game.  A move home never takes
-    another away (it frees the card under it, and a card its foundation awaits stays awaited), so
-    they may be played in any order: one order decides."""
-    if pos.stock:
-        return False  # no move home deals
-    while not pos.is_won():
-        home = next((m for m in (legal_moves(pos) if moves is None else moves) if m.dest.is_foundation), None)
-        if home is None:
-            return False
-        pos, moves = apply_unchecked(pos, home), None
-    return True
-
-
 def _believer_search(pos: Position, misconception: Misconception, max_states: int) -> bool | None:
     """True: no line of believer moves from `pos` reaches the goal (every state they reach was
     seen); False: one does; None: they reach more than `max_states` states.
@@ -340,12 +344,16 @@ def lost_under(pos: Position, misconception: Misconception, max_states: int = BE
     hides one) that is winning outright; where it forbids one (foundation.wrap, foundation.start,
     reserve.top, stock.last-two) it is not, and "lost" says the rule was needed before the end.
 
-    Every answer is exact.  In turn: the solver on the tables restricted by the belief
-    (``restriction``; its verdict unless undecided); a position whose real game is the believer's
-    (``transform``: a win there is the believer's); the believer's tree (every line of `depth`
-    moves the belief allows ends in a position the real game's solver proves lost); and the
-    believer's search (every state the believer's moves reach, at most `max_states`).
+    A belief that adds moves is decided by its plans (``plans.Plans.lost``: every shortest plan it
+    may follow needs a move the rule refuses).  Every other answer is exact.  In turn: the solver on
+    the tables restricted by the belief (``restriction``; its verdict unless undecided); a position
+    whose real game is the believer's (``transform``: a win there is the believer's); the believer's
+    tree (every line of `depth` moves the belief allows ends in a position the real game's solver
+    proves lost); and the believer's search (every state the believer's moves reach, at most
+    `max_states`).
     """
+    if misconception.kind == "add":
+        return plans_for(misconception, pos).lost(pos)
     rules = restricted_rules(pos, misconception.restriction) if misconception.restriction else None
     if rules is not None:
         status = solve(pos, nodes=nodes, rules=rules).status

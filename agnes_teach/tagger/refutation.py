@@ -54,6 +54,7 @@ from ..solver.search import stuck_cards
 from ..themes import Lesson, RuleFacts, Theme, find_theme
 from .answer import MAX_CARDS, Answer, analyse
 from .misconception import Misconception
+from .plans import plans_for
 from .reasons import Observation, Reason, ReasonKind, cost_rule
 from .wording import explanation_text
 
@@ -369,7 +370,15 @@ class Explanation:
 
 def believer_plays(pos: Position, move: Move, misconception: Misconception) -> bool:
     """Is `move` one the theme's believer makes here? A *forbid* belief: the belief allows it (the
-    caller says where the rule decides); a *force* belief: the belief forces this very move."""
+    caller says where the rule decides); a *force* belief: the belief forces this very move; a
+    belief that *adds* moves: a first move of its plans, or one after which its plans need a
+    move the rule refuses."""
+    if misconception.kind == "add":
+        # The believer's own plan move, or a move after which every plan it sees needs a refused
+        # move: either way the rule is what the move's loss comes down to.
+        plans = plans_for(misconception, pos)
+        first = plans.first_moves(pos)
+        return (first is not None and move in first.legal) or plans.refused_ahead(pos, move) is not None
     moves = legal_moves(pos)
     allowed = misconception.allowed(pos, moves)
     if misconception.kind == "force":
@@ -377,10 +386,16 @@ def believer_plays(pos: Position, move: Move, misconception: Misconception) -> b
     return move in allowed
 
 
-def lesson_of(pos: Position, misconception: Misconception, line: Sequence[Move] = ()) -> Lesson | None:
+def lesson_of(pos: Position, misconception: Misconception, line: Sequence[Move] = (),
+              wrong: Move | None = None) -> Lesson | None:
     """The move that uses the rule the belief denies: the first of `line` (the answer from `pos`)
     that the belief forbids, with the position it is played from; without a line, a legal move
-    here that the belief forbids. None for a *force* belief, or when there is none."""
+    here that the belief forbids. For a belief that adds moves, the move the rule refuses where
+    the believer's plan after the `wrong` move needs it (``plans.Plans.refused_ahead``). None for a
+    *force* belief, or when there is none."""
+    if misconception.kind == "add":
+        ahead = plans_for(misconception, pos).refused_ahead(pos, wrong) if wrong is not None else None
+        return Lesson(*ahead) if ahead is not None else None
     if misconception.kind != "forbid":
         return None
     here = pos
@@ -428,7 +443,7 @@ def _explained(pos: Position, move: Move, theme: Theme | None,
     even where the belief would not make it."""
     facts = None
     if theme is not None and (named or believer_plays(pos, move, theme.believer)):
-        facts = theme.explain(pos, move, lesson_of(pos, theme.believer, line))
+        facts = theme.explain(pos, move, lesson_of(pos, theme.believer, line, move))
     return Explanation(why_loses(pos, move), facts)
 
 

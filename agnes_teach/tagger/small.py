@@ -34,6 +34,7 @@ from .answer import MAX_ANSWER, MAX_CARDS, Answer, Verdicts, analyse, answer_cut
 from .crux import crux_problem
 from .detectors import Lesson
 from .misconception import Misconception
+from .plans import plan_departures
 from .players import (
     CONFIRM_MAX,
     CONFIRM_PLAYOUTS,
@@ -131,6 +132,8 @@ def lesson_moves(pos: Position, line: tuple[Move, ...], cut: int, misconception:
     forces (the deal) is on offer there and loses. (Whether that is a decision point, and the
     believer cannot win from there, is the judge's question: the search may pass through positions
     where the rule is needed before it decides.)"""
+    if misconception.kind == "add":  # where the answer first parts from the believer's plans
+        return plan_departures(pos, line[:cut], misconception, first_only=True)
     out = []
     here = pos
     for i, move in enumerate(line[:cut]):

@@ -87,6 +87,10 @@ class Recipe:
     # lies under it.
     king_covers: bool = False
 
+    # At most this many cards not home (0: the composer's own bound). A search of every plan a
+    # player could make stays small only on a small layout.
+    most_cards: int = 0
+
 
 class Layout(Protocol):
     """What a builder lays out (``generator.build.Draft``): it becomes a position, or None when it
