@@ -409,6 +409,16 @@ def uses_tableau_run(pos: Position, move: Move) -> bool:
     return place.kind is _COLUMN and place.depth < len(pos.tableau[place.index]) - 1
 
 
+def uses_tableau_same_colour(pos: Position, move: Move) -> bool:
+    """A card (or a run led by it) is laid on a column top one rank higher and of its own colour,
+    as same-colour packing allows (Agnes Sorel); a card into an empty column builds on nothing."""
+    if not _onto_column(move) or pos.profile.tableau_build != TableauBuild.SAME_COLOUR:
+        return False
+    target = pos.pile(move.dest)
+    assert move.card is not None
+    return bool(target) and fits(pos, move.card, target[-1])
+
+
 def uses_stock_last_two(pos: Position, move: Move) -> bool:
     """A card leaves an exposed cell (x1, x2)."""
     return _card_move(move) and place_of(pos, move).kind is _EXPOSED
