@@ -82,7 +82,7 @@ THEME = Theme(
     tempting=distract_same_colour,
     # An empty column beside the card to pack, and the believer's move into it competing with the
     # packing: "keep the space, pack in colour" is the choice (plain Sorel fills a space with any run).
-    recipe=Recipe(empty_column=0.5, contested=True),
+    recipe=Recipe(deals_left=1),
     build=None,
     explain=explain,
     how="a card that blocks the one needed next can only go on the next higher card of its own "
