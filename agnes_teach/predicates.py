@@ -419,6 +419,20 @@ def uses_tableau_same_colour(pos: Position, move: Move) -> bool:
     return bool(target) and fits(pos, move.card, target[-1])
 
 
+def uses_tableau_suit_run(pos: Position, move: Move) -> bool:
+    """A card (or the run of one suit it leads) leaves a column where it lay packed on a card of
+    another suit: where only a run of one suit moves together, the two part, and each leaves the
+    column on its own (Agnes Sorel)."""
+    if not _card_move(move) or pos.profile.run_link != RunLink.SAME_SUIT:
+        return False
+    place = place_of(pos, move)
+    if place.kind is not _COLUMN or place.depth == 0:
+        return False
+    assert move.card is not None
+    below = pos.tableau[place.index][place.depth - 1]
+    return suit_of(below) != suit_of(move.card) and fits(pos, move.card, below)
+
+
 def uses_stock_last_two(pos: Position, move: Move) -> bool:
     """A card leaves an exposed cell (x1, x2)."""
     return _card_move(move) and place_of(pos, move).kind is _EXPOSED

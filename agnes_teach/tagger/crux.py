@@ -2,7 +2,8 @@
 
 For a belief that *forces* a move (the early deal), the rule is the crux when
 that move is on offer at a decision point where the believer cannot win, and
-loses. For a belief that *forbids* the rule's move, when at a decision point of
+loses. For a belief that *adds* moves the rules refuse, when at a decision
+point a move of the believer's plan (still winning in its own game) loses. For a belief that *forbids* the rule's move, when at a decision point of
 the answer
 
 * the answer plays the rule's move right there, and the believer cannot win
@@ -34,6 +35,8 @@ def believer_losing(pos: Position, point: DecisionPoint, misconception: Misconce
     """The moves the believer makes at `point` (position `pos`) that lose there."""
     losing = {canonical_key(apply_unchecked(pos, m)) for m in point.losing}
     moves = legal_moves(pos)
+    if misconception.kind == "add" and misconception.plan(pos, moves) is None:
+        return []  # the believer's own game is lost here too: the belief steers nothing
     allowed = misconception.allowed(pos, moves)
     if misconception.kind == "force" and len(allowed) == len(moves):
         return []  # the belief forces nothing here
@@ -67,10 +70,12 @@ def crux_problem(pos: Position, answer: Answer, misconception: Misconception) ->
     positions = [pos]
     for move in answer.moves:
         positions.append(apply_unchecked(positions[-1], move))
-    if misconception.kind == "force":
+    if misconception.kind != "forbid":
         if any(d.rule_decides and believer_losing(positions[d.index], d, misconception)
                for d in answer.decisions):
             return None
+        if misconception.kind == "add":
+            return "no move the believer's plan makes loses at a decision point"
         return "the move the misconception forces is never on offer and losing at a decision point"
     spots = [d for d in answer.decisions if d.uses_rule and d.rule_decides]
     if not spots:
