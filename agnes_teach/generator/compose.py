@@ -32,6 +32,7 @@ from collections.abc import Iterator, Sequence
 from ..board import move_tables
 from ..cards import Card, make_card, rank_at, rank_index, rank_of, suit_of
 from ..engine import apply_unchecked, legal_moves
+from ..moves import Move
 from ..piles import Pile, PileKind
 from ..position import Position
 from ..profile import Profile
@@ -152,6 +153,14 @@ def contested(pos: Position, believer: Misconception, loses: bool = False) -> bo
         and solve(pos, nodes=CONTEST_NODES).status == Verdict.WON
 
 
+def offers_added(pos: Position, believer: Misconception) -> bool:
+    """Is a move the belief adds (one the rules refuse) on offer in `pos`: a card under a column's
+    top, moved with what lies on it to another column, that the believer holds for legal?"""
+    columns = [Pile.column(j + 1) for j in range(pos.profile.columns)]
+    return any(believer.predicate(pos, Move(card, dest))
+               for column in pos.tableau for card in column[:-1] for dest in columns)
+
+
 def _next_deal_kinds(profile: Profile, deals_done: int) -> set[PileKind]:
     """The kinds of pile the next deal lands on (none when the stock is out)."""
     if deals_done >= len(profile.stock_deals):
@@ -233,9 +242,11 @@ def layouts(number: int, profile: Profile, theme_id: str, count: int = LAYOUTS_P
     theme = theme_for(theme_id, profile.id)
     recipe = theme.recipe
     believer = theme.believer if recipe.contested else None
+    tempted = theme.believer if recipe.added_on_offer else None
     for k in range(1, count + 1):
         for _ in range(LOSING_CONTEST_TRIES if recipe.contest_loses else TRIES):
             pos = compose(rng, profile, recipe)
-            if pos is not None and (believer is None or contested(pos, believer, recipe.contest_loses)):
+            if pos is not None and (believer is None or contested(pos, believer, recipe.contest_loses)) \
+                    and (tempted is None or offers_added(pos, tempted)):
                 yield k, pos
                 break

@@ -172,9 +172,11 @@ def keeps_lesson(pos: Position, theme: Theme, steps: tuple[str, ...], verdict: V
         return None
     # The believer's own search (no restricted tables to hand to the solver) is asked near the size
     # bar only: on a big position it seldom settles within its bound, and the judge decides it exactly.
-    # An *add* belief's search asks its own game's solver at every state: near the bar only too.
-    near = (misconception.restriction is not None and misconception.kind != "add") \
-        or cards_not_home(pos) <= MAX_CARDS + DECISION_SLACK
+    # An *add* belief needs no search: the answer's moves are moves of its plan (a real win is a
+    # win of its game), so a plan move that loses on the answer's line (``lesson_moves``) is a
+    # line on which the believer loses.
+    near = misconception.kind != "add" and (misconception.restriction is not None
+                                            or cards_not_home(pos) <= MAX_CARDS + DECISION_SLACK)
     if near and lost_under(pos, misconception, max_states=REDUCE_BELIEF_STATES) is False:
         tally.add(KEPT_PREFIX + "won under the misconception")
         return None
@@ -256,7 +258,9 @@ def judge(kept: Kept, theme: Theme, verdict: Verdicts, believer: bool = True) ->
     if problem is not None or answer is None:
         return Judged(kept, problem, answer)
     pos = kept.position
-    if lost_under(pos, misconception) is not True:
+    # An *add* belief loses where the rule decides (a plan move loses on the answer's line, which
+    # its plan follows): asked of the answer above, so its costly search is left to the checker.
+    if misconception.kind != "add" and lost_under(pos, misconception) is not True:
         return Judged(kept, "not proved lost under the misconception", answer)
     rate = random_win_rate(pos, screen=GENERATOR_RANDOM_MAX)
     if rate is None:

@@ -82,6 +82,9 @@ class Recipe:
     # is won: for a rule whose card can always go home later (the corner's Ace), only a move that
     # buries it or takes what it needs makes the choice matter.
     contest_loses: bool = False
+    # A move the believer's belief adds (one the rules refuse) is on offer at the start: the
+    # shortcut an *add* believer plans with is there to be seen.
+    added_on_offer: bool = False
 
 
 class Layout(Protocol):

@@ -9,6 +9,8 @@ makes loses in the real game.
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from ..board import fits, is_run_at
 from ..cards import suit_of
 from ..moves import Move
@@ -48,8 +50,12 @@ def moves_mixed_group(pos: Position, move: Move) -> bool:
 
 def packed_groups_run(rules: Rules) -> bool:
     """The believer's game for the solver: every card packed on another runs with it (the link
-    table widened to the build table), so a packed group of mixed suits moves as one unit."""
+    table widened to the build table), so a packed group of mixed suits moves as one unit; and, as
+    at Bernauer's table, any tail of such a group moves (else the believer's game would lose the
+    real moves of a suit run off a mixed group, and the believer could not see the answer)."""
     rules.link = bytes(rules.on)
+    rules.whole_runs_only = False
+    rules.tables = replace(rules.tables, whole_runs_only=False)
     return True
 
 
@@ -111,7 +117,7 @@ THEME = Theme(
     believer=Misconception("cards packed on each other move together, whatever their suits", "add",
                            moves_mixed_group, restriction=packed_groups_run),
     tempting=distract_suit_run,
-    recipe=Recipe(deals_left=1, empty_column=0.5),
+    recipe=Recipe(deals_left=1, added_on_offer=True),
     build=None,
     explain=explain,
     how="a packed group of mixed suits looks like a run; the answer parts it card by card, while a "
