@@ -3,7 +3,8 @@
 For a belief that *forces* a move (the early deal), the rule is the crux when
 that move is on offer at a decision point where the believer cannot win, and
 loses. For a belief that *adds* moves the rules refuse, when at a decision
-point a move of the believer's plan (still winning in its own game) loses. For a belief that *forbids* the rule's move, when at a decision point of
+point a move of the believer's plan (still winning in its own game) loses.
+For a belief that *forbids* the rule's move, when at a decision point of
 the answer
 
 * the answer plays the rule's move right there, and the believer cannot win

@@ -48,8 +48,9 @@ def distract_same_colour(pos: Position, line: Moves, losing: Moves) -> Distracto
     candidates: list[Move] = []
     for card in movable(pos):
         place = locate(pos, card)
+        home_column = place.index if place.kind is PileKind.COLUMN else None
         for dest, top in tops:
-            if alternate[card * 52 + top] and not (place.kind is PileKind.COLUMN and dest.offset == place.index):
+            if alternate[card * 52 + top] and dest.offset != home_column:
                 candidates.append(Move(card, dest))
     # The answer's own card first: the pupil who knows its place but not the colour rule.
     first = line[0].card if line else None

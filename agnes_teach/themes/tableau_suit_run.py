@@ -12,11 +12,11 @@ from __future__ import annotations
 from dataclasses import replace
 
 from ..board import fits, is_run_at
-from ..cards import suit_of
+from ..cards import Card, suit_of
 from ..moves import Move
 from ..piles import Pile
-from ..position import Position
-from ..predicates import first_refusal, uses_tableau_suit_run
+from ..position import Cards, Position
+from ..predicates import CHECKS, first_refusal, uses_tableau_suit_run
 from ..profile import RunLink, get_profile, profile_ids
 from ..registry import RuleId, Task
 from ..solver.fast import Rules
@@ -28,23 +28,31 @@ from . import Lesson, Recipe, RuleFacts, Theme
 # ------------------------------------------------------------ the belief
 
 
-def packed(pos: Position, column: tuple[int, ...], depth: int) -> bool:
+def packed(pos: Position, column: Cards, depth: int) -> bool:
     """Is column[depth:] packed: each card laid on the one under it as the build rule allows?"""
-    return all(fits(pos, upper, lower) for lower, upper in zip(column[depth:], column[depth + 1:], strict=False))
+    tail = column[depth:]
+    return all(fits(pos, upper, lower) for lower, upper in zip(tail, tail[1:], strict=False))
 
 
-def moves_mixed_group(pos: Position, move: Move) -> bool:
-    """The move the belief adds: a packed group of mixed suits moved to another column as one
-    unit, which the rules refuse (only a run of one suit moves together)."""
+ADDED_BY = (RuleId.TABLEAU_SUIT_RUN, RuleId.TABLEAU_WHOLE_RUN)  # the refusals the belief overlooks
+
+
+def moves_packed_group(pos: Position, move: Move) -> bool:
+    """A move the belief adds: a packed group (or a top card) moved to another column as one unit
+    where the rules refuse it, because its suits are mixed (only a run of one suit moves together)
+    or because it is the tail of a longer run (as at Bernauer's table, the believer moves any
+    tail)."""
     if move.card is None or not move.dest.is_column:
         return False
     for column in pos.tableau:
         if move.card in column:
             depth = column.index(move.card)
-            if depth == len(column) - 1 or not packed(pos, column, depth):
+            if not packed(pos, column, depth):
                 return False
             why = first_refusal(pos, move)
-            return why is not None and why.rule == RuleId.TABLEAU_SUIT_RUN
+            # ... and every other rule lets it pass: the group fits where it goes.
+            return why is not None and why.rule in ADDED_BY and all(
+                check(pos, move, pos.profile) is None for rule, check in CHECKS if rule not in ADDED_BY)
     return False
 
 
@@ -85,7 +93,7 @@ def distract_suit_run(pos: Position, line: Moves, losing: Moves) -> Distractor |
 # ------------------------------------------------------------ why the believer loses
 
 
-def mixed_pair(pos: Position) -> tuple[int, int] | None:
+def mixed_pair(pos: Position) -> tuple[Card, Card] | None:
     """(card, the card of another suit packed on it) in the first column whose top group is packed
     but of mixed suits: what the believer takes for a run."""
     for column in pos.tableau:
@@ -115,7 +123,7 @@ THEME = Theme(
     lesson_move=uses_tableau_suit_run,
     detect=detects_move(uses_tableau_suit_run),
     believer=Misconception("cards packed on each other move together, whatever their suits", "add",
-                           moves_mixed_group, restriction=packed_groups_run),
+                           moves_packed_group, restriction=packed_groups_run),
     tempting=distract_suit_run,
     recipe=Recipe(deals_left=1, added_on_offer=True),
     build=None,
