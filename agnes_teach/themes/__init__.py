@@ -82,9 +82,9 @@ class Recipe:
     # is won: for a rule whose card can always go home later (the corner's Ace), only a move that
     # buries it or takes what it needs makes the choice matter.
     contest_loses: bool = False
-    # A move the believer's belief adds (one the rules refuse) is on offer at the start: the
-    # shortcut an *add* believer plans with is there to be seen.
-    added_on_offer: bool = False
+    # The theme's tempting move, one its rule refuses, is on offer at the start: the shortcut a
+    # believer who holds it legal plans with is there to be seen.
+    refused_on_offer: bool = False
 
 
 class Layout(Protocol):

@@ -125,7 +125,7 @@ THEME = Theme(
     believer=Misconception("cards packed on each other move together, whatever their suits", "add",
                            moves_packed_group, restriction=packed_groups_run),
     tempting=distract_suit_run,
-    recipe=Recipe(deals_left=1, added_on_offer=True),
+    recipe=Recipe(refused_on_offer=True),
     build=None,
     explain=explain,
     how="a packed group of mixed suits looks like a run; the answer parts it card by card, while a "
