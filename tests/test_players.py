@@ -86,7 +86,7 @@ def test_move_predicates(theme: str, position: Position, move: Move, expected: b
 def test_every_theme_has_a_misconception_with_a_predicate() -> None:
     for theme in all_themes():
         m = theme.believer
-        assert callable(m.predicate) and m.kind in ("forbid", "force") and m.belief, theme.id
+        assert callable(m.predicate) and m.kind in ("forbid", "force", "add") and m.belief, theme.id
 
 
 # Base 5, clubs to the K home, the A♣ 2♣ 3♣ 4♣ in four columns: the A♣ follows the K♣ only as
