@@ -51,7 +51,7 @@ WHOLE_GAME = PUZZLES.parent / "tests" / "fixtures" / "whole-game"  # the earlier
 FORBIDDING = [t for t in all_themes() if t.believer.kind == "forbid"]
 FORCING = [t for t in all_themes() if t.believer.kind == "force"]
 # ... and every theme whose belief adds moves the rules refuse (it plans with them).
-ADDING = [t for t in all_themes() if t.believer.kind == "add"]
+ADDING = [t for t in all_themes() if t.believer.kind == "widen"]
 
 
 def _name(theme: Theme) -> str:

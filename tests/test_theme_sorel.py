@@ -97,7 +97,7 @@ def test_uses_tableau_suit_run(pos: Position, text: str, uses: bool) -> None:
 ])
 def test_the_move_the_suit_run_belief_adds(pos: Position, text: str, added: bool) -> None:
     believer = theme_for(RuleId.TABLEAU_SUIT_RUN, pos.profile.id).believer
-    assert believer.kind == "add"
+    assert believer.kind == "widen"
     m = raw(text)
     assert believer.predicate(pos, m) is added
     if added:
@@ -177,5 +177,5 @@ def test_library_puzzle_believer_loses_and_key_wins(rule: str, path: Path) -> No
     for text in sc.solution or []:
         here = apply_move(here, resolve(here, text))
     assert here.is_won() or finishes_home(here)
-    if believer.kind == "add":
+    if believer.kind == "widen":
         assert win_rate(pos, misconception_policy(believer), playouts=50) <= ADD_PLAYER_MAX + 0.1

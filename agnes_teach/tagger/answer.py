@@ -195,12 +195,12 @@ def _rule_decides(pos: Position, moves: list[Move], index: int, uses: list[int],
     belief: the answer still needs the rule here or later (a move the belief forbids), and the
     believer cannot win from here: every move it allows loses at once, or its game from here is
     lost (``lost_under``, exact). So the rule's absence costs the game at a point where the choice
-    is real, and not only in the moves home at the end. An *add* belief: the believer's game is won
+    is real, and not only in the moves home at the end. An *widen* belief: the believer's game is won
     here and a move of its plan loses in the real game (its plan counts on a move the rules
     refuse)."""
     if misconception is None:
         return False
-    if misconception.kind == "add":
+    if misconception.kind == "widen":
         plan = misconception.plan(pos, moves) or []
         return any(results[canonical_key(apply_unchecked(pos, m))][1] == Verdict.LOST for m in plan)
     allowed = misconception.allowed(pos, moves)

@@ -2,7 +2,7 @@
 
 For a belief that *forces* a move (the early deal), the rule is the crux when
 that move is on offer at a decision point where the believer cannot win, and
-loses. For a belief that *adds* moves the rules refuse, when at a decision
+loses. For a belief that *widens* the game with moves the rules refuse, when at a decision
 point a move of the believer's plan (still winning in its own game) loses.
 For a belief that *forbids* the rule's move, when at a decision point of
 the answer
@@ -36,7 +36,7 @@ def believer_losing(pos: Position, point: DecisionPoint, misconception: Misconce
     """The moves the believer makes at `point` (position `pos`) that lose there."""
     losing = {canonical_key(apply_unchecked(pos, m)) for m in point.losing}
     moves = legal_moves(pos)
-    if misconception.kind == "add" and misconception.plan(pos, moves) is None:
+    if misconception.kind == "widen" and misconception.plan(pos, moves) is None:
         return []  # the believer's own game is lost here too: the belief steers nothing
     allowed = misconception.allowed(pos, moves)
     if misconception.kind == "force" and len(allowed) == len(moves):
@@ -75,7 +75,7 @@ def crux_problem(pos: Position, answer: Answer, misconception: Misconception) ->
         if any(d.rule_decides and believer_losing(positions[d.index], d, misconception)
                for d in answer.decisions):
             return None
-        if misconception.kind == "add":
+        if misconception.kind == "widen":
             return "no move the believer's plan makes loses at a decision point"
         return "the move the misconception forces is never on offer and losing at a decision point"
     spots = [d for d in answer.decisions if d.uses_rule and d.rule_decides]

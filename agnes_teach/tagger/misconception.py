@@ -19,12 +19,12 @@ from ..solver.fast import Rules
 from .detectors import MovePredicate
 
 # A restriction changes the solver's tables to the believer's game in place: narrowed to the moves
-# a *forbid* belief allows, widened by the moves an *add* belief adds; False where the tables cannot
+# a *forbid* belief allows, widened by the moves an *widen* belief adds; False where the tables cannot
 # say the belief for this profile.
 Restriction = Callable[[Rules], bool]
-Kind = Literal["forbid", "force", "add"]
-PLAN_NODES = 50_000  # the solver's budget for one verdict of an *add* believer's game
-PLAN_CACHE = 200_000  # verdicts an *add* belief keeps before it starts afresh
+Kind = Literal["forbid", "force", "add", "widen"]
+PLAN_NODES = 50_000  # the solver's budget for one verdict of an *widen* believer's game
+PLAN_CACHE = 200_000  # verdicts an *widen* belief keeps before it starts afresh
 # A transform gives a position whose real game is the believer's (None where that does not hold).
 Transform = Callable[[Position], Position | None]
 
@@ -35,7 +35,7 @@ class Misconception:
 
     ``forbid``: the believer never makes a move of ``predicate`` (the theme's
     permission removed).  ``force``: when no card can go home and a move of
-    ``predicate`` is legal, the believer makes it (and nothing else).  ``add``:
+    ``predicate`` is legal, the believer makes it (and nothing else).  ``widen``:
     the believer holds some moves the rules refuse for legal (``predicate``
     says which) and plans with them: it makes the legal moves after which its
     own game (the solver's tables widened by ``restriction``) is still won
@@ -51,15 +51,15 @@ class Misconception:
     # position whose real game is the believer's.  Neither: the believer's tree and search.
     restriction: Restriction | None = None
     transform: Transform | None = None
-    # An *add* belief's verdicts of its own game, by state (the players and the judge ask the same
+    # An *widen* belief's verdicts of its own game, by state (the players and the judge ask the same
     # states again and again).
     _verdicts: dict[bytes, bool] = field(default_factory=dict, compare=False, repr=False)
 
     def allowed(self, pos: Position, moves: list[Move]) -> list[Move]:
         """The moves a believer considers in `pos` (home moves are never forbidden by a force; an
-        *add* believer without a plan considers every move)."""
+        *widen* believer without a plan considers every move)."""
         test = self.predicate
-        if self.kind == "add":
+        if self.kind == "widen":
             plan = self.plan(pos, moves)
             return moves if plan is None else plan
         if self.kind == "forbid":
@@ -71,11 +71,11 @@ class Misconception:
 
 
     def plan(self, pos: Position, moves: list[Move]) -> list[Move] | None:
-        """An *add* believer's moves in `pos`: the legal ones after which its game is still won.
+        """An *widen* believer's moves in `pos`: the legal ones after which its game is still won.
         None when its game is not won from `pos` either (it has no plan, so the belief steers
         nothing); an empty list when every plan begins with a move the rules refuse (the believer
         tries it and is stuck)."""
-        if self.kind != "add" or self.restriction is None:
+        if self.kind != "widen" or self.restriction is None:
             return None
         plan = [m for m in moves if self.believed_won(apply_unchecked(pos, m))]
         if plan or not self.believed_won(pos):
@@ -83,7 +83,7 @@ class Misconception:
         return plan
 
     def believed_won(self, pos: Position) -> bool:
-        """Is `pos` won in the *add* believer's game (an undecided verdict counts as won: the
+        """Is `pos` won in the *widen* believer's game (an undecided verdict counts as won: the
         believer cannot rule the line out)?"""
         key = canonical_key(pos)
         known = self._verdicts.get(key)

@@ -53,7 +53,7 @@ from ..themes import theme_for
 from .misconception import Misconception, Restriction
 
 PLAYOUTS = 200  # capped playouts of the misconception player (fixed seed)
-# An *add* believer picks among the moves its plan makes, the answer's among them (the real game's
+# An *widen* believer picks among the moves its plan makes, the answer's among them (the real game's
 # wins are wins of its game too), so it cannot be made to lose every game; it must lose at least
 # as often as it wins.  The other beliefs' players must win none.
 ADD_PLAYER_MAX = 0.5
@@ -325,11 +325,11 @@ def _tree(pos: Position, misconception: Misconception, depth: int, nodes: int,
 
 def player_max(misconception: Misconception) -> float:
     """The share of games the misconception player may win in a puzzle that teaches."""
-    return ADD_PLAYER_MAX if misconception.kind == "add" else 0.0
+    return ADD_PLAYER_MAX if misconception.kind == "widen" else 0.0
 
 
 def _plan_can_lose(pos: Position, misconception: Misconception, max_states: int, nodes: int) -> bool | None:
-    """An *add* belief: can a believer who follows its plan lose (True), reaching a position the
+    """An *widen* belief: can a believer who follows its plan lose (True), reaching a position the
     real game's solver proves lost, or stuck with a plan that begins with a refused move?  False:
     every state its plan moves reach was seen and none is; None: more than `max_states` states, or
     a verdict the solver could not settle."""
@@ -377,10 +377,10 @@ def lost_under(pos: Position, misconception: Misconception, max_states: int = BE
     moves the belief allows ends in a position the real game's solver proves lost); and the
     believer's search (every state the believer's moves reach, at most `max_states`).
 
-    An *add* belief forbids nothing (the answer is a win of its game too), so "lost" reads: a
+    An *widen* belief forbids nothing (the answer is a win of its game too), so "lost" reads: a
     believer who follows its plan can lose (``_plan_can_lose``), the belief can cost the game.
     """
-    if misconception.kind == "add":
+    if misconception.kind == "widen":
         return _plan_can_lose(pos, misconception, max_states, nodes)
     rules = restricted_rules(pos, misconception.restriction) if misconception.restriction else None
     if rules is not None:

@@ -129,7 +129,7 @@ class Kept:
 def lesson_moves(pos: Position, line: tuple[Move, ...], cut: int, misconception: Misconception,
                  verdict: Verdicts) -> list[int]:
     """Where the answer needs the rule: its move is one the belief forbids, or the move the belief
-    forces (the deal) is on offer there and loses, or a move an *add* believer's plan makes loses
+    forces (the deal) is on offer there and loses, or a move an *widen* believer's plan makes loses
     there. (Whether that is a decision point, and the
     believer cannot win from there, is the judge's question: the search may pass through positions
     where the rule is needed before it decides.)"""
@@ -137,8 +137,8 @@ def lesson_moves(pos: Position, line: tuple[Move, ...], cut: int, misconception:
     here = pos
     for i, move in enumerate(line[:cut]):
         moves = legal_moves(here)
-        if misconception.kind == "add":
-            # An *add* belief: a move of the believer's plan loses here.
+        if misconception.kind == "widen":
+            # An *widen* belief: a move of the believer's plan loses here.
             plan = misconception.plan(here, moves) or []
             if any(verdict(apply_unchecked(here, m)) == Verdict.LOST for m in plan):
                 out.append(i)
@@ -172,10 +172,10 @@ def keeps_lesson(pos: Position, theme: Theme, steps: tuple[str, ...], verdict: V
         return None
     # The believer's own search (no restricted tables to hand to the solver) is asked near the size
     # bar only: on a big position it seldom settles within its bound, and the judge decides it exactly.
-    # An *add* belief needs no search: the answer's moves are moves of its plan (a real win is a
+    # An *widen* belief needs no search: the answer's moves are moves of its plan (a real win is a
     # win of its game), so a plan move that loses on the answer's line (``lesson_moves``) is a
     # line on which the believer loses.
-    near = misconception.kind != "add" and (misconception.restriction is not None
+    near = misconception.kind != "widen" and (misconception.restriction is not None
                                             or cards_not_home(pos) <= MAX_CARDS + DECISION_SLACK)
     if near and lost_under(pos, misconception, max_states=REDUCE_BELIEF_STATES) is False:
         tally.add(KEPT_PREFIX + "won under the misconception")
@@ -258,9 +258,9 @@ def judge(kept: Kept, theme: Theme, verdict: Verdicts, believer: bool = True) ->
     if problem is not None or answer is None:
         return Judged(kept, problem, answer)
     pos = kept.position
-    # An *add* belief loses where the rule decides (a plan move loses on the answer's line, which
+    # An *widen* belief loses where the rule decides (a plan move loses on the answer's line, which
     # its plan follows): asked of the answer above, so its costly search is left to the checker.
-    if misconception.kind != "add" and lost_under(pos, misconception) is not True:
+    if misconception.kind != "widen" and lost_under(pos, misconception) is not True:
         return Judged(kept, "not proved lost under the misconception", answer)
     rate = random_win_rate(pos, screen=GENERATOR_RANDOM_MAX)
     if rate is None:

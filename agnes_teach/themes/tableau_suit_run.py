@@ -122,7 +122,7 @@ THEME = Theme(
     tasks=(Task.WIN, Task.TRAP),
     lesson_move=uses_tableau_suit_run,
     detect=detects_move(uses_tableau_suit_run),
-    believer=Misconception("cards packed on each other move together, whatever their suits", "add",
+    believer=Misconception("cards packed on each other move together, whatever their suits", "widen",
                            moves_packed_group, restriction=packed_groups_run),
     tempting=distract_suit_run,
     recipe=Recipe(refused_on_offer=True),
