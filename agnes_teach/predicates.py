@@ -416,6 +416,7 @@ def uses_foundation_return(pos: Position, move: Move) -> bool:
         return False
     return place_of(pos, move).kind is _FOUNDATION
 
+
 def uses_tableau_build(pos: Position, move: Move) -> bool:
     """A card (or a run led by it) goes onto a column top one rank higher of the other colour, as
     the alternate-colour build lets it (a King onto an Ace, the wrap's move, included)."""
@@ -424,6 +425,30 @@ def uses_tableau_build(pos: Position, move: Move) -> bool:
     target = pos.pile(move.dest)
     assert move.card is not None
     return bool(target) and fits(pos, move.card, target[-1])
+
+
+def uses_tableau_same_colour(pos: Position, move: Move) -> bool:
+    """A card (or a run led by it) is laid on a column top one rank higher and of its own colour,
+    as same-colour packing allows (Agnes Sorel); a card into an empty column builds on nothing."""
+    if not _onto_column(move) or pos.profile.tableau_build != TableauBuild.SAME_COLOUR:
+        return False
+    target = pos.pile(move.dest)
+    assert move.card is not None
+    return bool(target) and fits(pos, move.card, target[-1])
+
+
+def uses_tableau_suit_run(pos: Position, move: Move) -> bool:
+    """A card (or the run of one suit it leads) leaves a column where it lay packed on a card of
+    another suit: where only a run of one suit moves together, the two part, and each leaves the
+    column on its own (Agnes Sorel)."""
+    if not _card_move(move) or pos.profile.run_link != RunLink.SAME_SUIT:
+        return False
+    place = place_of(pos, move)
+    if place.kind is not _COLUMN or place.depth == 0:
+        return False
+    assert move.card is not None
+    below = pos.tableau[place.index][place.depth - 1]
+    return suit_of(below) != suit_of(move.card) and fits(pos, move.card, below)
 
 
 def uses_stock_last_two(pos: Position, move: Move) -> bool:

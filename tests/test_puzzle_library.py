@@ -138,8 +138,9 @@ def _teaching_files() -> list[Scenario]:
 
 
 def test_every_puzzle_records_the_play_that_meets_criteria_1_and_2() -> None:
-    from agnes_teach.tagger.players import GENERATOR_RANDOM_MAX, RANDOM_MAX, RANDOM_PLAYOUTS
+    from agnes_teach.tagger.players import GENERATOR_RANDOM_MAX, RANDOM_MAX, RANDOM_PLAYOUTS, player_max
     from agnes_teach.tagger.teaching import difficulty_of
+    from agnes_teach.themes import find_theme
 
     teaching = _teaching_files()
     assert len(teaching) >= 30
@@ -153,8 +154,11 @@ def test_every_puzzle_records_the_play_that_meets_criteria_1_and_2() -> None:
         # measure stays under the checker's bar.
         assert measured["random_win_percent"] <= round(GENERATOR_RANDOM_MAX * 100) < RANDOM_MAX * 100, s.file
         # A mined file records the misconception player's games; a built one (--teach) is proved
-        # lost under the belief, so that player cannot win either.
-        assert measured.get("misconception_win_percent", 0) == 0, s.file
+        # lost under the belief, so that player cannot win either.  An *add* believer picks among
+        # its plan's moves, the answer's among them: it may win up to ADD_PLAYER_MAX of its games.
+        theme = find_theme(s.themes[0], s.position.profile.id) if s.themes else None
+        most = round(player_max(theme.believer) * 100) if theme is not None else 0
+        assert measured.get("misconception_win_percent", 0) <= most, s.file
         if _data(s).get("source", "built") != "built":
             assert "misconception_win_percent" in measured, s.file
         # Issue 28: the rating of the shortest answer's length, its decision points, random play.

@@ -33,6 +33,7 @@ from hypothesis import strategies as st
 from agnes_teach.cards import card_name
 from agnes_teach.engine import apply_move, apply_unchecked, legal_moves, locate, refusal, resolve
 from agnes_teach.moves import DEAL_MOVE, Move
+from agnes_teach.piles import Pile
 from agnes_teach.position import Position
 from agnes_teach.registry import RuleId
 from agnes_teach.scenario import load_puzzles
@@ -52,6 +53,9 @@ FORCING = [t for t in all_themes() if t.believer.kind == "force"]
 # Every theme whose belief adds moves the rules refuse (it forbids none, so it agrees differently:
 # ``test_an_added_belief_forbids_nothing_and_adds_only_its_rules_refusals``).
 ADDING = [t for t in all_themes() if t.believer.kind == "add"]
+
+# ... and every theme whose belief widens the solver's game by the moves the rules refuse.
+WIDENING = [t for t in all_themes() if t.believer.kind == "widen"]
 
 
 def _name(theme: Theme) -> str:
@@ -142,7 +146,7 @@ def disagreements(pos: Position, theme: Theme) -> Iterator[str]:
 
 
 def test_every_theme_has_a_reading_of_each_kind() -> None:
-    assert FORBIDDING and len(FORBIDDING) + len(FORCING) + len(ADDING) == len(all_themes())
+    assert FORBIDDING and len(FORBIDDING) + len(FORCING) + len(ADDING) + len(WIDENING) == len(all_themes())
     # A forbidding belief denies the lesson move; a forcing one's lesson is a move not made.
     assert all(t.lesson_move is not None for t in FORBIDDING)
     assert all(t.lesson_move is None for t in FORCING)
@@ -244,3 +248,41 @@ def test_an_added_belief_forbids_nothing_and_adds_only_its_rules_refusals(theme:
             assert why is not None and why.rule == theme.rule, (theme.id, str(move))
             added += 1
     assert added, theme.id
+
+def widened_moves(pos: Position, theme: Theme) -> set[Move] | None:
+    """The moves of an *add* believer's game: the move generator on the tables its belief widens
+    (None where the tables cannot say the belief)."""
+    restriction = theme.believer.restriction
+    assert restriction is not None, theme.id
+    rules = Rules(pos)
+    if not restriction(rules):
+        return None
+    state = FastState(pos, rules)
+    return {state.engine_move(m) for m in state.moves()}
+
+
+def column_moves(pos: Position) -> Iterator[Move]:
+    """Every card of a column sent, with what lies on it, to every other column: the candidates a
+    belief about what moves together may add."""
+    columns = [Pile.column(j + 1) for j in range(pos.profile.columns)]
+    for i, column in enumerate(pos.tableau):
+        for card in column:
+            yield from (Move(card, dest) for dest in columns if dest.offset != i)
+
+
+@pytest.mark.parametrize("theme", WIDENING, ids=_name)
+def test_a_widening_belief_widens_the_game_by_exactly_its_moves(theme: Theme) -> None:
+    """The believer's game (the widened tables) holds every real move and exactly the refused
+    moves the belief's predicate names, no other."""
+    checked = 0
+    for pos in (*library_positions(), *game_positions()):
+        if not _poses(theme, pos):
+            continue
+        believed = widened_moves(pos, theme)
+        assert believed is not None, theme.id
+        real = set(legal_moves(pos))
+        added = {m for m in column_moves(pos) if theme.believer.predicate(pos, m)}
+        assert not real & added, (theme.id, sorted(map(str, real & added)))
+        assert believed == real | added, (theme.id, sorted(map(str, believed ^ (real | added))))
+        checked += bool(added)
+    assert checked, theme.id

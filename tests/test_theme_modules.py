@@ -158,7 +158,7 @@ def test_every_theme_is_whole() -> None:
     for theme in all_themes():
         assert theme.tasks and all(isinstance(t, Task) for t in theme.tasks), theme.id
         assert isinstance(theme.rule, RuleId) and theme.profiles, theme.id
-        assert theme.believer.kind in ("forbid", "force", "add") and theme.believer.belief, theme.id
+        assert theme.believer.kind in ("forbid", "force", "add", "widen") and theme.believer.belief, theme.id
         assert (theme.lesson_move is None) == (theme.believer.kind == "force"), theme.id
         assert all(callable(f) for f in (theme.detect, theme.tempting, theme.explain)), theme.id
         assert theme.build is None or callable(theme.build), theme.id

@@ -40,7 +40,7 @@ from ..solver import solve
 from ..tagger.crux import competes
 from ..tagger.misconception import Misconception
 from ..themes import Recipe as Recipe  # the themes' data, read here (and named here for them)
-from ..themes import theme_for
+from ..themes import Tempting, theme_for
 
 CARDS = (12, 24)  # cards not home in a composed layout (the reducer then cuts it down)
 BUILD_ON = 0.7  # how often a card goes onto a column top it fits, rather than into a dealt prefix
@@ -171,6 +171,13 @@ def contested(pos: Position, believer: Misconception, loses: bool = False) -> bo
         and solve(pos, nodes=CONTEST_NODES).status == Verdict.WON
 
 
+def refused_on_offer(pos: Position, tempting: Tempting) -> bool:
+    """Is the theme's tempting move, one its rule refuses, on offer in `pos` (the shortcut a
+    believer who holds it legal plans with)?"""
+    found = tempting(pos, (), ())
+    return found is not None and found.rule is not None
+
+
 def _next_deal_kinds(profile: Profile, deals_done: int) -> set[PileKind]:
     """The kinds of pile the next deal lands on (none when the stock is out)."""
     if deals_done >= len(profile.stock_deals):
@@ -252,9 +259,11 @@ def layouts(number: int, profile: Profile, theme_id: str, count: int = LAYOUTS_P
     theme = theme_for(theme_id, profile.id)
     recipe = theme.recipe
     believer = theme.believer if recipe.contested else None
+    tempting = theme.tempting if recipe.refused_on_offer else None
     for k in range(1, count + 1):
         for _ in range(LOSING_CONTEST_TRIES if recipe.contest_loses else TRIES):
             pos = compose(rng, profile, recipe)
-            if pos is not None and (believer is None or contested(pos, believer, recipe.contest_loses)):
+            if pos is not None and (believer is None or contested(pos, believer, recipe.contest_loses)) \
+                    and (tempting is None or refused_on_offer(pos, tempting)):
                 yield k, pos
                 break

@@ -86,6 +86,7 @@ def solve(
     store_forced: bool = True,
     tight_lookahead: bool = True,
     share_losses: bool = True,
+    widened: bool = False,
 ) -> SolveResult:
     """Decide `pos` exactly within a budget of `seconds` and/or expanded `nodes`.
 
@@ -117,7 +118,9 @@ def solve(
     ``rules`` replaces the tables the search derives from the profile (default
     ``Rules(pos)``): a restriction of them (fewer hosts, no empty-column
     entries) decides the game of a player who never makes the removed moves;
-    such a win is still replayed through the engine under the real rules.
+    such a win is still replayed through the engine under the real rules. ``widened``: the tables
+    hold moves the real rules refuse (the game of a player who believes them legal), so a win is
+    not replayed.
     """
     start = time.perf_counter()
     deadline = start + seconds if seconds is not None else None
@@ -127,7 +130,7 @@ def solve(
     searches = _searches(pos, rules, plan, use_c, prune=prune, deal_timing=deal_timing,
                          store_forced=store_forced, tight_lookahead=tight_lookahead,
                          share_losses=share_losses)
-    return _interleave(pos, plan, searches, prune, nodes, deadline, start)
+    return _interleave(pos, plan, searches, prune, nodes, deadline, start, replay=not widened)
 
 
 def _use_compiled(pos: Position, rules: Rules, engine: Engine) -> bool:
@@ -168,7 +171,7 @@ def _searches(
 
 
 def _interleave(pos: Position, plan: list[Order], searches: list[Restarts | Search], prune: bool,
-                nodes: int | None, deadline: float | None, start: float) -> SolveResult:
+                nodes: int | None, deadline: float | None, start: float, replay: bool = True) -> SolveResult:
     """Run the searches side by side, SLICE states at a time each, until one decides or the budget ends."""
     # A restricted search that ends without a win proves nothing: it just drops out.
     dropped = [False] * len(plan)
@@ -195,7 +198,7 @@ def _interleave(pos: Position, plan: list[Order], searches: list[Restarts | Sear
                 continue
             if result is not None:
                 solution = [search.state.engine_move(m) for m in search.path] if result else []
-                if result and not replays_to_win(pos, solution):
+                if result and replay and not replays_to_win(pos, solution):
                     raise RuntimeError("internal error: the solver's win does not replay through the engine")
                 return SolveResult(
                     Verdict.WON if result else Verdict.LOST,

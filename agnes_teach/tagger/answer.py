@@ -69,7 +69,7 @@ def is_plain_home(pos: Position, move: Move, misconception: Misconception | None
     allows it (so the corner's Ace onto a King, say, is never "plain")."""
     if not move.dest.is_foundation:
         return False
-    return misconception is None or misconception.kind == "force" \
+    return misconception is None or misconception.kind != "forbid" \
         or bool(misconception.allowed(pos, [move]))
 
 
@@ -177,10 +177,13 @@ def _slipped_in(here: Position, move: Move, rest: Sequence[Move]) -> bool:
 
 def rule_uses(pos: Position, line: Sequence[Move], cut: int, misconception: Misconception) -> list[int]:
     """The answer's moves (indexes) that a *forbid* belief would never make: where the rule is used.
-    For a belief that adds moves: where the answer leaves the believer's plans (``plans``)."""
+    For a belief that adds moves and plans with them: where the answer leaves the believer's plans
+    (``plans``); none for a *widen* belief, which forbids no move."""
     if misconception.kind == "add":
         return plan_departures(pos, line[:cut], misconception)
-    out = []
+    out: list[int] = []
+    if misconception.kind == "widen":  # it forbids no move
+        return out
     here = pos
     for i, move in enumerate(line[:cut]):
         if not misconception.allowed(here, [move]):
@@ -197,9 +200,14 @@ def _rule_decides(pos: Position, moves: list[Move], index: int, uses: list[int],
     belief: the answer still needs the rule here or later (a move the belief forbids), and the
     believer cannot win from here: every move it allows loses at once, or its game from here is
     lost (``lost_under``, exact). So the rule's absence costs the game at a point where the choice
-    is real, and not only in the moves home at the end."""
+    is real, and not only in the moves home at the end. A *widen* belief: the believer's game is won
+    here and a move of its plan loses in the real game (its plan counts on a move the rules
+    refuse)."""
     if misconception is None:
         return False
+    if misconception.kind == "widen":
+        plan = misconception.plan(pos, moves) or []
+        return any(results[canonical_key(apply_unchecked(pos, m))][1] == Verdict.LOST for m in plan)
     allowed = misconception.allowed(pos, moves)
     if misconception.kind == "add":
         return _plan_fails(pos, index, uses, misconception)

@@ -13,6 +13,10 @@ For a belief that *adds* moves (a prohibition not known), the rule is the crux
 at a decision point where the answer parts from the believer's plans and every
 one of them needs a move the rule refuses (``answer.DecisionPoint.rule_decides``).
 
+For a belief that *widens* the game with moves the rules refuse (the believer's
+own game is the solver's widened tables), a move of the believer's plan, still
+winning in its own game, loses at a decision point.
+
 For a belief that *forces* a move (the early deal), that is the forced move,
 on offer at a decision point where the believer cannot win. For a belief that
 *forbids* the rule's move, the spot is one where
@@ -50,6 +54,8 @@ def believer_losing(pos: Position, point: DecisionPoint, misconception: Misconce
     """The moves the believer makes at `point` (position `pos`) that lose there."""
     losing = {canonical_key(apply_unchecked(pos, m)) for m in point.losing}
     moves = legal_moves(pos)
+    if misconception.kind == "widen" and misconception.plan(pos, moves) is None:
+        return []  # the believer's own game is lost here too: the belief steers nothing
     allowed = misconception.allowed(pos, moves)
     if misconception.kind == "force" and len(allowed) == len(moves):
         return []  # the belief forces nothing here
@@ -116,10 +122,12 @@ def crux_problem(pos: Position, answer: Answer, misconception: Misconception) ->
             return None
         return "the answer never parts from the believer's plans at a decision point where every " \
                "plan needs a move the rule refuses"
-    if misconception.kind == "force":
+    if misconception.kind in ("force", "widen"):
         if any(d.rule_decides and believer_losing(positions[d.index], d, misconception)
                and picks_lose(positions[d.index], d, misconception) for d in answer.decisions):
             return None
+        if misconception.kind == "widen":
+            return "no move the believer's plan makes loses at a decision point"
         return "the move the misconception forces is never on offer and losing at a decision point"
     spots = [d for d in answer.decisions if d.uses_rule and d.rule_decides]
     if not spots:

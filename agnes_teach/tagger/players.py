@@ -37,6 +37,7 @@ there, so it wins where the believer reaches the goal.
 from __future__ import annotations
 
 import random
+from collections import deque
 from collections.abc import Callable
 from typing import Literal
 
@@ -53,6 +54,10 @@ from .misconception import Misconception, Restriction, home_moves_finish
 from .plans import plans_for
 
 PLAYOUTS = 200  # capped playouts of the misconception player (fixed seed)
+# A *widen* believer picks among the moves its plan makes, the answer's among them (the real game's
+# wins are wins of its game too), so it cannot be made to lose every game; it must lose at least
+# as often as it wins.  The other beliefs' players must win none.
+ADD_PLAYER_MAX = 0.5
 PLAYOUT_SEED = 8
 RANDOM_MAX = 0.35  # criterion 1: random play may win at most this share
 # The generator keeps a margin under the checker's bar: it accepts a position only when the
@@ -333,6 +338,43 @@ def _tree(pos: Position, misconception: Misconception, depth: int, nodes: int,
     return True  # every believer move loses (or the believer has no move at all)
 
 
+def player_max(misconception: Misconception) -> float:
+    """The share of games the misconception player may win in a puzzle that teaches."""
+    return ADD_PLAYER_MAX if misconception.kind == "widen" else 0.0
+
+
+def _plan_can_lose(pos: Position, misconception: Misconception, max_states: int, nodes: int) -> bool | None:
+    """A *widen* belief: can a believer who follows its plan lose (True), reaching a position the
+    real game's solver proves lost, or stuck with a plan that begins with a refused move?  False:
+    every state its plan moves reach was seen and none is; None: more than `max_states` states, or
+    a verdict the solver could not settle."""
+    seen = {canonical_key(pos)}
+    todo = deque([pos])  # breadth first: the answer's decision points come early
+    undecided = False
+    while todo:
+        here = todo.popleft()
+        moves = legal_moves(here)
+        if home_moves_finish(here, moves):
+            continue
+        plan = misconception.plan(here, moves)
+        if plan == []:
+            return True
+        for move in plan if plan is not None else []:
+            after = apply_unchecked(here, move)
+            key = canonical_key(after)
+            if key in seen:
+                continue
+            status = Verdict.WON if after.is_won() else solve(after, nodes=nodes).status
+            if status == Verdict.LOST:
+                return True
+            undecided = undecided or status == Verdict.UNKNOWN
+            if len(seen) >= max_states:
+                return None
+            seen.add(key)
+            todo.append(after)
+    return None if undecided else False
+
+
 def lost_under(pos: Position, misconception: Misconception, max_states: int = BELIEVER_MAX_STATES,
                nodes: int = BELIEF_NODES, depth: int = TREE_DEPTH) -> bool | None:
     """Can no player who holds `misconception` reach the believer's goal from `pos`?  None: could
@@ -351,9 +393,14 @@ def lost_under(pos: Position, misconception: Misconception, max_states: int = BE
     tree (every line of `depth` moves the belief allows ends in a position the real game's solver
     proves lost); and the believer's search (every state the believer's moves reach, at most
     `max_states`).
+
+    A *widen* belief forbids nothing (the answer is a win of its game too), so "lost" reads: a
+    believer who follows its plan can lose (``_plan_can_lose``), the belief can cost the game.
     """
     if misconception.kind == "add":
         return plans_for(misconception, pos).lost(pos)
+    if misconception.kind == "widen":
+        return _plan_can_lose(pos, misconception, max_states, nodes)
     rules = restricted_rules(pos, misconception.restriction) if misconception.restriction else None
     if rules is not None:
         status = solve(pos, nodes=nodes, rules=rules).status

@@ -45,6 +45,7 @@ from .players import (
     confirmed_random_rate,
     lost_under,
     misconception_policy,
+    player_max,
     random_win_rate,
     win_rate,
 )
@@ -129,7 +130,8 @@ class Kept:
 def lesson_moves(pos: Position, line: tuple[Move, ...], cut: int, misconception: Misconception,
                  verdict: Verdicts) -> list[int]:
     """Where the answer needs the rule: its move is one the belief forbids, or the move the belief
-    forces (the deal) is on offer there and loses. (Whether that is a decision point, and the
+    forces (the deal) is on offer there and loses, or a move a *widen* believer's plan makes loses
+    there. (Whether that is a decision point, and the
     believer cannot win from there, is the judge's question: the search may pass through positions
     where the rule is needed before it decides.)"""
     if misconception.kind == "add":  # where the answer first parts from the believer's plans
@@ -138,6 +140,13 @@ def lesson_moves(pos: Position, line: tuple[Move, ...], cut: int, misconception:
     here = pos
     for i, move in enumerate(line[:cut]):
         moves = legal_moves(here)
+        if misconception.kind == "widen":
+            # An *widen* belief: a move of the believer's plan loses here.
+            plan = misconception.plan(here, moves) or []
+            if any(verdict(apply_unchecked(here, m)) == Verdict.LOST for m in plan):
+                out.append(i)
+            here = apply_unchecked(here, move)
+            continue
         allowed = misconception.allowed(here, moves)
         if len(allowed) < len(moves) and move not in allowed and (
                 misconception.kind == "forbid"
@@ -166,7 +175,11 @@ def keeps_lesson(pos: Position, theme: Theme, steps: tuple[str, ...], verdict: V
         return None
     # The believer's own search (no restricted tables to hand to the solver) is asked near the size
     # bar only: on a big position it seldom settles within its bound, and the judge decides it exactly.
-    near = misconception.restriction is not None or cards_not_home(pos) <= MAX_CARDS + DECISION_SLACK
+    # An *widen* belief needs no search: the answer's moves are moves of its plan (a real win is a
+    # win of its game), so a plan move that loses on the answer's line (``lesson_moves``) is a
+    # line on which the believer loses.
+    near = misconception.kind != "widen" and (misconception.restriction is not None
+                                            or cards_not_home(pos) <= MAX_CARDS + DECISION_SLACK)
     if near and lost_under(pos, misconception, max_states=REDUCE_BELIEF_STATES) is False:
         tally.add(KEPT_PREFIX + "won under the misconception")
         return None
@@ -248,7 +261,9 @@ def judge(kept: Kept, theme: Theme, verdict: Verdicts, believer: bool = True) ->
     if problem is not None or answer is None:
         return Judged(kept, problem, answer)
     pos = kept.position
-    if lost_under(pos, misconception) is not True:
+    # An *widen* belief loses where the rule decides (a plan move loses on the answer's line, which
+    # its plan follows): asked of the answer above, so its costly search is left to the checker.
+    if misconception.kind != "widen" and lost_under(pos, misconception) is not True:
         return Judged(kept, "not proved lost under the misconception", answer)
     rate = random_win_rate(pos, screen=GENERATOR_RANDOM_MAX)
     if rate is None:
@@ -266,7 +281,8 @@ def judge(kept: Kept, theme: Theme, verdict: Verdicts, believer: bool = True) ->
 def believer_judged(judged: Judged, misconception: Misconception) -> Judged:
     """`judged` with the misconception player's games played: a problem if it wins any."""
     rate = win_rate(judged.kept.position, misconception_policy(misconception), PLAYOUTS, PLAYOUT_SEED)
-    problem = f"the misconception player wins {rate:.0%}" if rate > 0 else judged.problem
+    most = player_max(misconception)
+    problem = f"the misconception player wins {rate:.0%}" if rate > most else judged.problem
     return Judged(judged.kept, problem, judged.answer, judged.random, rate)
 
 

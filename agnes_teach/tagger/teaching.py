@@ -39,6 +39,7 @@ from .players import (
     greedy_policy,
     lost_under,
     misconception_policy,
+    player_max,
     random_win_rate,
     win_rate,
 )
@@ -93,6 +94,7 @@ class Measures:
     decisions: int  # positions on the solution line where some legal move loses
     unknown: int = 0  # verdicts the solver could not settle
     problems: list[str] = field(default_factory=list)
+    misconception_max: float = 0.0  # the share of games the misconception player may win
 
     def to_json(self) -> dict[str, object]:
         return {"random": self.random, "greedy": self.greedy, "misconception": self.misconception,
@@ -153,6 +155,7 @@ def measure(pos: Position, theme: str | None, line: list[Move], *, playouts: int
         losing_first=statuses.count(Verdict.LOST),
         decisions=decisions,
         unknown=unknown + statuses.count(Verdict.UNKNOWN),
+        misconception_max=player_max(misconception) if misconception else 0.0,
     )
 
 
@@ -194,7 +197,7 @@ def teaching_problems(m: Measures, task: str | None, difficulty: str | None,
     if difficulty in (Difficulty.MEDIUM, Difficulty.HARD) and m.decisions < MIN_DECISIONS:
         out.append(f"only {m.decisions} decision points on the solution line (a {difficulty} puzzle "
                    f"needs {MIN_DECISIONS})")
-    if m.misconception is not None and m.misconception > 0:
+    if m.misconception is not None and m.misconception > m.misconception_max:
         out.append(f"the misconception player wins {m.misconception:.0%} of playouts")
     if m.lost_without is False:
         out.append("the position can still be won when the theme's permission is removed")

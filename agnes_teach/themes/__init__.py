@@ -86,10 +86,12 @@ class Recipe:
     # as every base a King goes home last and onto no card, so only an empty column frees what
     # lies under it.
     king_covers: bool = False
-
     # At most this many cards not home (0: the composer's own bound). A search of every plan a
     # player could make stays small only on a small layout.
     most_cards: int = 0
+    # The theme's tempting move, one its rule refuses, is on offer at the start: the shortcut a
+    # believer who holds it legal plans with is there to be seen.
+    refused_on_offer: bool = False
 
 
 class Layout(Protocol):
