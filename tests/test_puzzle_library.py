@@ -155,7 +155,7 @@ def test_every_puzzle_records_the_play_that_meets_criteria_1_and_2() -> None:
         assert measured["random_win_percent"] <= round(GENERATOR_RANDOM_MAX * 100) < RANDOM_MAX * 100, s.file
         # A mined file records the misconception player's games; a built one (--teach) is proved
         # lost under the belief, so that player cannot win either.  An *add* believer picks among
-        # its plan's moves, the answer's among them: it may win up to ADD_PLAYER_MAX of its games.
+        # its plan's moves, the answer's among them: it may win up to WIDEN_PLAYER_MAX of its games.
         theme = find_theme(s.themes[0], s.position.profile.id) if s.themes else None
         most = round(player_max(theme.believer) * 100) if theme is not None else 0
         assert measured.get("misconception_win_percent", 0) <= most, s.file

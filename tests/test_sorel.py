@@ -9,6 +9,8 @@ import pytest
 from typer.testing import CliRunner
 
 from agnes_teach.cli import app
+from agnes_teach.tagger.players import WIDEN_PLAYER_MAX
+from agnes_teach.themes import theme_for
 
 ROOT = Path(__file__).resolve().parent.parent
 SOREL_PUZZLES = ROOT / "puzzles" / "sorel"  # small puzzles for the Sorel profiles; each passes check --teach
@@ -49,7 +51,10 @@ def test_the_sorel_puzzles_pass_check_and_teach() -> None:
         # the misconception never; minimal, at most 24 cards and a 10-move answer.
         measured = data["measured"]
         assert measured["random_playouts"] == 100 and measured["random_win_percent"] <= 35
-        assert measured.get("misconception_win_percent", 0) == 0
+        # A widening believer's plan holds the answer's moves too, so it may win up to the player's bar.
+        believer = theme_for(data["themes"][0], data["position"]["profile"]).believer
+        bar = round(WIDEN_PLAYER_MAX * 100) if believer.kind == "widen" else 0
+        assert measured.get("misconception_win_percent", 0) <= bar
         assert measured["minimal"] is True and measured["cards"] <= 24 and measured["answer_moves"] <= 10
         assert data["id"].startswith(data["position"]["profile"] + "-")
         profiles.add(data["position"]["profile"])

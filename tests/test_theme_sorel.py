@@ -21,7 +21,7 @@ from agnes_teach.predicates import uses_tableau_same_colour, uses_tableau_suit_r
 from agnes_teach.registry import RuleId, Verdict
 from agnes_teach.scenario import load_scenario, scenario_files
 from agnes_teach.solver import solve
-from agnes_teach.tagger.players import ADD_PLAYER_MAX, lost_under, misconception_policy, win_rate
+from agnes_teach.tagger.players import WIDEN_PLAYER_MAX, lost_under, misconception_policy, win_rate
 from agnes_teach.themes import find_theme, theme_for
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -178,4 +178,4 @@ def test_library_puzzle_believer_loses_and_key_wins(rule: str, path: Path) -> No
         here = apply_move(here, resolve(here, text))
     assert here.is_won() or finishes_home(here)
     if believer.kind == "widen":
-        assert win_rate(pos, misconception_policy(believer), playouts=50) <= ADD_PLAYER_MAX + 0.1
+        assert win_rate(pos, misconception_policy(believer), playouts=50) <= WIDEN_PLAYER_MAX + 0.1

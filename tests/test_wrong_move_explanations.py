@@ -60,6 +60,9 @@ RULE_TERMS: dict[RuleId, str] = {
     RuleId.TABLEAU_BUILD: "never of its own suit or colour: 6♦ can never go on 7♦",
     RuleId.RESERVE_NO_BUILD: "Nothing is ever put on a reserve pile, not even an empty one: 4♥ cannot be "
                              "parked in r1",
+    RuleId.TABLEAU_SAME_COLOUR: "packs a column in the same colour: J♣ goes on Q♣, the next higher card of "
+                                "its own colour",
+    RuleId.TABLEAU_SUIT_RUN: "Only a run of one suit moves together: 4♣ lies on 5♠",
 }
 
 

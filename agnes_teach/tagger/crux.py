@@ -123,8 +123,11 @@ def crux_problem(pos: Position, answer: Answer, misconception: Misconception) ->
         return "the answer never parts from the believer's plans at a decision point where every " \
                "plan needs a move the rule refuses"
     if misconception.kind in ("force", "widen"):
+        # A widening believer's plan holds the answer's move too (its game's wins include the real
+        # ones), so it is caught where a plan move loses, not where every pick loses.
         if any(d.rule_decides and believer_losing(positions[d.index], d, misconception)
-               and picks_lose(positions[d.index], d, misconception) for d in answer.decisions):
+               and (misconception.kind == "widen" or picks_lose(positions[d.index], d, misconception))
+               for d in answer.decisions):
             return None
         if misconception.kind == "widen":
             return "no move the believer's plan makes loses at a decision point"

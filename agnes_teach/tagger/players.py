@@ -57,7 +57,7 @@ PLAYOUTS = 200  # capped playouts of the misconception player (fixed seed)
 # A *widen* believer picks among the moves its plan makes, the answer's among them (the real game's
 # wins are wins of its game too), so it cannot be made to lose every game; it must lose at least
 # as often as it wins.  The other beliefs' players must win none.
-ADD_PLAYER_MAX = 0.5
+WIDEN_PLAYER_MAX = 0.5
 PLAYOUT_SEED = 8
 RANDOM_MAX = 0.35  # criterion 1: random play may win at most this share
 # The generator keeps a margin under the checker's bar: it accepts a position only when the
@@ -340,7 +340,7 @@ def _tree(pos: Position, misconception: Misconception, depth: int, nodes: int,
 
 def player_max(misconception: Misconception) -> float:
     """The share of games the misconception player may win in a puzzle that teaches."""
-    return ADD_PLAYER_MAX if misconception.kind == "widen" else 0.0
+    return WIDEN_PLAYER_MAX if misconception.kind == "widen" else 0.0
 
 
 def _plan_can_lose(pos: Position, misconception: Misconception, max_states: int, nodes: int) -> bool | None:
