@@ -167,4 +167,4 @@ def test_every_theme_is_whole() -> None:
 
 
 def test_the_agreement_test_runs_over_the_registry() -> None:
-    assert {*agreement.FORBIDDING, *agreement.FORCING, *agreement.ADDING} == set(all_themes())
+    assert {*agreement.FORBIDDING, *agreement.FORCING, *agreement.ADDING, *agreement.WIDENING} == set(all_themes())

@@ -49,19 +49,19 @@ def _profile_value(value: str | None) -> str | None:
     return value
 
 
-def _complete_profile(incomplete: str) -> list[str]:
+def complete_profile(incomplete: str) -> list[str]:
     return [p for p in profile_ids() if p.startswith(incomplete)]
 
 
 ProfileOption = Annotated[
-    ProfileName, typer.Option("--profile", "-p", callback=_profile_value, autocompletion=_complete_profile,
+    ProfileName, typer.Option("--profile", "-p", callback=_profile_value, autocompletion=complete_profile,
                               help="Variant profile: a shipped one (agnes_teach/profiles/) or the path "
                               "to a profile file (e.g. one with extends: sorel).")
 ]
 # For commands where the default depends on another option (--pysolfc deals reserve-last-deal).
 OptionalProfileOption = Annotated[
     ProfileName | None,
-    typer.Option("--profile", "-p", callback=_profile_value, autocompletion=_complete_profile,
+    typer.Option("--profile", "-p", callback=_profile_value, autocompletion=complete_profile,
                  help="Variant profile or profile file (default bernauer; reserve-last-deal with "
                  "--pysolfc)."),
 ]

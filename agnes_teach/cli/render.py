@@ -24,6 +24,7 @@ from .options import (
     ProfileOption,
     check_out,
     complete_comma_list,
+    complete_profile,
     language_list,
     parse_difficulties,
     parse_mix,
@@ -113,7 +114,7 @@ SeedOption = Annotated[
 ]
 SheetProfileOption = Annotated[
     str | None,
-    typer.Option("--profile", "-p", metavar="PROFILE",
+    typer.Option("--profile", "-p", metavar="PROFILE", autocompletion=complete_profile,
                  help="Only puzzles of this game (a shipped profile id, e.g. agnes-ru or sorel-strict); "
                  "without PATHS they come from its folder of the puzzle library (default: the "
                  "Agnes Bernauer puzzles; with PATHS, the files' puzzles whatever their game)."),
