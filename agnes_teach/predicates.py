@@ -420,7 +420,13 @@ def uses_foundation_return(pos: Position, move: Move) -> bool:
 def uses_tableau_build(pos: Position, move: Move) -> bool:
     """A card (or a run led by it) goes onto a column top one rank higher of the other colour, as
     the alternate-colour build lets it (a King onto an Ace, the wrap's move, included)."""
-    if not _onto_column(move) or pos.profile.tableau_build != TableauBuild.ALTERNATE:
+    return _builds_on_column(pos, move, TableauBuild.ALTERNATE)
+
+
+def _builds_on_column(pos: Position, move: Move, build: TableauBuild) -> bool:
+    """A card (or a run led by it) is laid on a column top it fits, in a game that builds by `build`
+    (a card into an empty column builds on nothing)."""
+    if not _onto_column(move) or pos.profile.tableau_build != build:
         return False
     target = pos.pile(move.dest)
     assert move.card is not None
@@ -430,11 +436,7 @@ def uses_tableau_build(pos: Position, move: Move) -> bool:
 def uses_tableau_same_colour(pos: Position, move: Move) -> bool:
     """A card (or a run led by it) is laid on a column top one rank higher and of its own colour,
     as same-colour packing allows (Agnes Sorel); a card into an empty column builds on nothing."""
-    if not _onto_column(move) or pos.profile.tableau_build != TableauBuild.SAME_COLOUR:
-        return False
-    target = pos.pile(move.dest)
-    assert move.card is not None
-    return bool(target) and fits(pos, move.card, target[-1])
+    return _builds_on_column(pos, move, TableauBuild.SAME_COLOUR)
 
 
 def uses_tableau_suit_run(pos: Position, move: Move) -> bool:
