@@ -298,6 +298,21 @@ def generate_moves(t: MoveTables, cols: Sequence[Sequence[int]], stacks: Sequenc
     return out
 
 
+def generate_home_moves(t: MoveTables, cols: Sequence[Sequence[int]], stacks: Sequence[Sequence[int]],
+                        found: Sequence[int]) -> list[GenMove]:
+    """The moves home among ``generate_moves``'s, in its order, without the others: a column's
+    top, a stack's top where ``stack_home`` lets it, when it is the next rank of its suit."""
+    rel, suit = t.rel, t.suit
+    out: list[GenMove] = []
+    for i, col in enumerate(cols):
+        if col and rel[col[-1]] == found[suit[col[-1]]]:
+            out.append((TAIL, i, len(col) - 1, HOME, col[-1], 1))
+    for k, pile in enumerate(stacks):
+        if pile and t.stack_home[k] and rel[pile[-1]] == found[suit[pile[-1]]]:
+            out.append((STACK, k, 0, HOME, pile[-1], 1))
+    return out
+
+
 def clears_home(t: MoveTables, cols: Sequence[Sequence[int]], stacks: Sequence[Sequence[int]],
                 found: Sequence[int]) -> bool:
     """Do moves home alone, played while there are any, take every card of these piles home?

@@ -11,10 +11,10 @@ from dataclasses import replace
 
 from .board import (
     DEAL,
-    HOME,
     Place,
     builds_on,
     clears_home,
+    generate_home_moves,
     generate_moves,
     is_run,
     locate,
@@ -106,9 +106,22 @@ def legal_moves(pos: Position) -> list[Move]:
                            pos.foundations, bool(pos.stock))
     # Sorted by (kind, source, depth, destination), with home (-1) before the columns: the order above.
     found.sort()
-    columns = COLUMNS
-    return [DEAL_MOVE if m[0] == DEAL else Move(Card(m[4]), FOUNDATION if m[3] == HOME else columns[m[3]])
-            for m in found]
+    made = _MADE_MOVES
+    return [DEAL_MOVE if m[0] == DEAL else made[m[3] + 1][m[4]] for m in found]
+
+
+def home_moves(pos: Position) -> list[Move]:
+    """The legal moves home, in the order of :func:`legal_moves` (the same generator's, without
+    the moves between piles that callers after the moves home alone would throw away)."""
+    found = generate_home_moves(move_tables(pos.profile, pos.base), pos.tableau, (*pos.reserve, *pos.exposed),
+                                pos.foundations)
+    return [_MADE_MOVES[0][m[4]] for m in found]  # already in order: columns, then stacks
+
+
+# Every card-to-pile move, made once ([destination + 1][card]; destination -1 is home): the
+# searches of the tagger list hundreds of thousands of moves, and a Move is immutable.
+_MADE_MOVES: tuple[tuple[Move, ...], ...] = tuple(
+    tuple(Move(Card(card), dest) for card in range(52)) for dest in (FOUNDATION, *COLUMNS))
 
 
 def legal_moves_by_refusal(pos: Position) -> list[Move]:
@@ -246,15 +259,12 @@ def home_run(pos: Position) -> tuple[Position, tuple[Move, ...]]:
     (False, True)
     """
     played: list[Move] = []
-    progress = True
-    while progress and not pos.is_won():
-        progress = False
-        for move in legal_moves(pos):
-            if move.dest.is_foundation:
-                pos = apply_unchecked(pos, move)
-                played.append(move)
-                progress = True
-                break
+    while not pos.is_won():
+        home = home_moves(pos)
+        if not home:
+            break
+        pos = apply_unchecked(pos, home[0])
+        played.append(home[0])
     return pos, tuple(played)
 
 

@@ -28,6 +28,7 @@ from agnes_teach.deal import MAX_SEED, deal
 from agnes_teach.engine import (
     apply_move,
     finishes_home,
+    home_moves,
     home_run,
     legal_moves,
     legal_moves_by_refusal,
@@ -82,6 +83,7 @@ def test_random_play(profile: str, seed: int, play: int, steps: int) -> None:
         listed = legal_moves(pos)
         assert listed == legal_moves_by_refusal(pos)
         assert len(set(listed)) == len(listed)
+        assert home_moves(pos) == [m for m in listed if m.dest.is_foundation]
         for m in listed:
             assert refusal(pos, m) is None
             assert_conserved(apply_move(pos, m))
@@ -217,9 +219,11 @@ def scattered_positions(draw: st.DrawFn) -> Position:
 def test_scattered_positions(pos: Position) -> None:
     # The generator makes only valid positions: the validator agrees.
     assert parse_position(pos.to_data()) == pos
-    # The quick test of "the rest goes home by itself" is the home run's verdict.
-    assert finishes_home(pos) == home_run(pos)[0].is_won()
+    # The quick test of "the rest goes home by itself" is the home run's verdict, and the moves
+    # home alone are those of the whole list.
     listed = legal_moves(pos)
+    assert finishes_home(pos) == home_run(pos)[0].is_won()
+    assert home_moves(pos) == [m for m in listed if m.dest.is_foundation]
     assert listed == legal_moves_by_refusal(pos)
     assert {m for m in every_candidate(pos) if refusal(pos, m) is None} == set(listed)
     for m in every_candidate(pos):

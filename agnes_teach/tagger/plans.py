@@ -25,7 +25,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from ..engine import apply_unchecked, legal_moves
+from ..engine import apply_unchecked, home_moves, legal_moves
 from ..graph import is_safe_home
 from ..keys import state_key
 from ..moves import Move
@@ -177,8 +177,8 @@ class Plans:
 
 
 def _home_tops(pos: Position) -> list[Move]:
-    """The legal moves home (of pile tops: the one move generator's, filtered)."""
-    return [m for m in legal_moves(pos) if m.dest.is_foundation]
+    """The legal moves home (of pile tops: the one move generator's)."""
+    return home_moves(pos)
 
 
 def _settle(pos: Position) -> tuple[Position, tuple[Move, ...]]:
