@@ -1,0 +1,85 @@
+"""Benchmark: processor seconds to generate fixed puzzles, this tree against an earlier commit.
+
+Run:  .venv/bin/python bench/generate_cpu.py --baseline COMMIT [--runs 3]
+      [--case THEME:SEED:COUNT ...] [--profile bernauer]
+
+Each case is a ``generate`` run that stops on its count, not on the clock (``--max-seconds`` is
+large), so both trees do the same work: the same seed writes the same files, which the benchmark
+checks byte for byte.  The baseline is checked out into a temporary git worktree and its compiled
+core built there.  Runs alternate (this tree, the baseline, this tree, ...) so that a machine
+whose load drifts weighs on both alike; each run's processor time is the child process's user
+and system time (``resource.getrusage``), which a busy machine stretches far less than wall-clock
+time.  Prints each case's median seconds on either side and the ratio this / baseline (below 1:
+faster now).
+"""
+
+from __future__ import annotations
+
+import argparse
+import filecmp
+import resource
+import statistics
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+DEFAULT_CASES = ("tableau.run:90:1", "tableau.build:0:1", "reserve.no-build:0:1")
+
+
+def child_cpu() -> float:
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
+
+
+def run_case(tree: Path, theme: str, seed: int, count: int, profile: str, out: Path) -> float:
+    """Processor seconds of one ``generate`` run in `tree`, writing into `out`."""
+    before = child_cpu()
+    subprocess.run([sys.executable, "-m", "agnes_teach", "generate", "--theme", theme, "--count", str(count),
+                    "--seed", str(seed), "--profile", profile, "--max-seconds", "100000", "--out", str(out)],
+                   cwd=tree, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    return child_cpu() - before
+
+
+def same_files(a: Path, b: Path) -> bool:
+    names = sorted(p.name for p in a.iterdir())
+    return names == sorted(p.name for p in b.iterdir()) and all(
+        filecmp.cmp(a / n, b / n, shallow=False) for n in names)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--baseline", required=True, help="the commit to compare with (e.g. main~3)")
+    parser.add_argument("--case", action="append", help="THEME:SEED:COUNT (repeatable; default: "
+                        + ", ".join(DEFAULT_CASES) + ")")
+    parser.add_argument("--runs", type=int, default=3)
+    parser.add_argument("--profile", default="bernauer")
+    args = parser.parse_args()
+    cases = [tuple(c.split(":")) for c in (args.case or DEFAULT_CASES)]
+    with tempfile.TemporaryDirectory() as tmp:
+        base = Path(tmp) / "baseline"
+        subprocess.run(["git", "worktree", "add", "--detach", str(base), args.baseline], cwd=ROOT, check=True,
+                       stdout=subprocess.DEVNULL)
+        try:
+            subprocess.run([sys.executable, "setup.py", "build_ext", "--inplace"], cwd=base, check=True,
+                           stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+            print(f"{'case':32} {'this tree s':>12} {'baseline s':>12} {'ratio':>7}  files")
+            for theme, seed, count in cases:
+                now: list[float] = []
+                then: list[float] = []
+                same = True
+                for k in range(args.runs):
+                    out_now, out_then = Path(tmp) / f"now-{k}", Path(tmp) / f"then-{k}"
+                    now.append(run_case(ROOT, theme, int(seed), int(count), args.profile, out_now))
+                    then.append(run_case(base, theme, int(seed), int(count), args.profile, out_then))
+                    same = same and same_files(out_now, out_then)
+                a, b = statistics.median(now), statistics.median(then)
+                print(f"{theme + ' seed ' + seed + ' count ' + count:32} {a:12.2f} {b:12.2f} {a / b:7.3f}  "
+                      f"{'identical' if same else 'DIFFERENT'}", flush=True)
+        finally:
+            subprocess.run(["git", "worktree", "remove", "--force", str(base)], cwd=ROOT, check=False)
+
+
+if __name__ == "__main__":
+    main()
