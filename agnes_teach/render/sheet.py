@@ -124,8 +124,14 @@ def stock_note(sc: Scenario, lang: str) -> str | None:
     last = last_cards_note(sc.position, lang)  # the last two come with a deal of their own
     if not sc.position.stock or not sc.stock_shown:
         return last
-    shown = i18n.text(lang, "sheet", "The stock is face up: its cards are drawn under the reserve, in "
-                      "dealing order, one row per deal. You may plan with that order.")
+    # The diagram draws the shown stock below its lowest row: the reserve, or the columns in a game
+    # without a reserve (``svg._shown_stock_svg``).
+    if sc.position.profile.reserve_piles:
+        shown = i18n.text(lang, "sheet", "The stock is face up: its cards are drawn under the reserve, in "
+                          "dealing order, one row per deal. You may plan with that order.")
+    else:
+        shown = i18n.text(lang, "sheet", "The stock is face up: its cards are drawn under the columns, in "
+                          "dealing order, one row per deal. You may plan with that order.")
     return f"{shown} {last}" if last else shown
 
 
