@@ -445,7 +445,9 @@ def _check_trap_moves(sc: Scenario, result: CheckResult, lang: str, budget: floa
 
 def solution_line(sc: Scenario) -> list[Move]:
     """The scenario's solution as moves (up to the first that does not play), else its key move;
-    a solution after which the rest goes home by itself is followed by those moves home."""
+    a solution after which the rest goes home by itself is followed by those moves home. The one
+    line a puzzle's key explains: the checker's criteria, the sheet's answer key and the practice
+    pages read it."""
     texts = list(sc.solution or [])
     if not texts and "key_move" in sc.expect:
         texts = [sc.expect["key_move"]]

@@ -299,7 +299,7 @@ def key_table(folder: str) -> str:
 
     Counts the key's entries (wrong moves grouped by reason, ``tagger.refutation.refute``) and,
     apart, the first entry (the most tempting move), as the sheet makes them."""
-    from agnes_teach.render.sheet import answer, key_line
+    from agnes_teach.checker import solution_line
     from agnes_teach.tagger.refutation import explain_scenario
 
     by: dict[str, dict[str, int]] = defaultdict(lambda: dict.fromkeys(_kind_names(), 0))
@@ -307,7 +307,7 @@ def key_table(folder: str) -> str:
     for f in scenario_files([folder]):
         sc = load_scenario(f)
         theme = next((t for t in sc.themes if _taught(sc, t)), "(other)")
-        entries = explain_scenario(sc, key_line(sc, answer(sc, "en")[1]))
+        entries = explain_scenario(sc, solution_line(sc))
         for entry in entries:
             by[theme][_kind_name(entry.reason)] += 1
         if entries:

@@ -21,9 +21,10 @@ import sys
 from collections import Counter, defaultdict
 from pathlib import Path
 
+from agnes_teach.checker import solution_line
 from agnes_teach.engine import apply_unchecked
 from agnes_teach.registry import Task
-from agnes_teach.render.sheet import answer, key_line, refuted_text
+from agnes_teach.render.sheet import refuted_text
 from agnes_teach.scenario import load_scenario, scenario_files
 from agnes_teach.tagger.answer import MAX_CARDS, analyse
 from agnes_teach.tagger.crux import crux_problem, picks_lose
@@ -43,7 +44,7 @@ def main(folders: list[str]) -> int:
     for file in scenario_files(folders or list(FOLDERS)):
         sc = load_scenario(file)
         theme = sc.themes[0] if sc.themes else "(none)"
-        line = key_line(sc, answer(sc, "en")[1])
+        line = solution_line(sc)
         entries = explain_scenario(sc, line)
         count = by[theme]
         count["puzzles"] += 1

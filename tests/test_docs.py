@@ -75,6 +75,45 @@ def test_the_command_tables_name_every_command_and_agree() -> None:
     assert any("`agnes-teach sheet PATHS --mix " in row for row in page)
 
 
+def _options_of(command: object) -> set[str]:
+    """Every long option of a command, or of each command of a group (``classroom``)."""
+    subcommands = getattr(command, "commands", None)
+    if subcommands:
+        return set().union(*(_options_of(sub) for sub in subcommands.values()))
+    return {opt for param in getattr(command, "params", []) for opt in param.opts if opt.startswith("--")}
+
+
+def test_every_option_a_command_row_names_is_one_of_the_commands_options() -> None:
+    root = typer.main.get_command(app)
+    for row in _command_table(COMMANDS):
+        name = re.match(r"\| `agnes-teach ([a-z]+)", row)
+        if name is None:
+            continue
+        options = _options_of(root.commands[name.group(1)]) | {"--version"}  # type: ignore[attr-defined]
+        named = set(re.findall(r"(?<![\w-])--[a-z][a-z-]*", row))
+        assert named - options == set(), row
+
+
+# Options users could not find (docs/commands.md): each in its command's row and in an example.
+FINDABLE = {"agnes-teach generate": ("--workers", "--scheduler"),
+            "agnes-teach sheet": ("--seed", "--profile"),
+            "agnes-teach guide": ("--profile",),
+            "python puzzles/build_library.py": ("--workers", "--scheduler")}
+
+
+def test_the_options_for_speed_a_weeks_sheet_and_another_game_are_listed_with_an_example() -> None:
+    rows = _command_table(COMMANDS)
+    examples = [line.removeprefix(".venv/bin/") for block in re.findall(r"```sh\n(.*?)```", COMMANDS, re.S)
+                for line in block.splitlines()]
+    for command, options in FINDABLE.items():
+        mine = [row for row in rows if row.startswith(f"| `{command} ")]
+        assert mine, command
+        for option in options:
+            assert any(option in row for row in mine), (command, option)
+            assert any(line.startswith(f"{command} ") and f"{option} " in line for line in examples), \
+                (command, option)
+
+
 def _console_block(text: str) -> str:
     block = re.search(r"Examples:\n\n```console\n(.*?)```", text, flags=re.S)
     assert block is not None

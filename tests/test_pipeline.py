@@ -14,14 +14,16 @@ from agnes_teach.cli.generate import _run_seed
 from agnes_teach.deal import MAX_SEED
 from agnes_teach.errors import InputError
 from agnes_teach.generator import Workers, generate
+from agnes_teach.generator.canonical import puzzle_key
+from agnes_teach.generator.mining import positions, solved_line
 from agnes_teach.generator.output import scenario_data, to_yaml
-from agnes_teach.generator.pipeline import Search, composed_numbers, find, max_run_seed
+from agnes_teach.generator.pipeline import Search, composed_numbers, find, max_run_seed, mine
 from agnes_teach.generator.provenance import Provenance, SourceKind, read_provenance
 from agnes_teach.generator.quota import (
     TASK_ROTATION,
     FolderQuota,
-    band_picker,
     band_quotas,
+    mined_quota,
     next_task,
     rotated,
     small_quota,
@@ -61,13 +63,17 @@ def test_small_quota_takes_a_third_per_rating_rounded_up_and_only_the_task_asked
     assert [hard_only(_Rated(Task.WIN, HARD)) for _ in range(3)] == [True, True, False]  # type: ignore[arg-type]
 
 
-def test_band_picker_closes_a_rating_once_its_quota_is_taken() -> None:
+def test_a_mined_quota_closes_a_rating_once_taken_and_a_copy_counts_on_its_own() -> None:
     assert band_quotas(5, None) == {EASY: 2, MEDIUM: 2, HARD: 1}
-    accept, rating_open = band_picker(2, None)
-    assert rating_open("tableau.empty", EASY) and not rating_open("tableau.empty", HARD)
-    assert accept(_Rated(Task.WIN, EASY))  # type: ignore[arg-type]
-    assert not rating_open("tableau.empty", EASY)
-    assert not accept(_Rated(Task.WIN, EASY))  # type: ignore[arg-type]
+    quota = mined_quota(2, None)
+    assert quota.open(EASY) and not quota.open(HARD)
+    carried = quota.copy()  # what a job takes with it
+    assert quota(_Rated(Task.WIN, EASY))  # type: ignore[arg-type]
+    assert not quota.open(EASY)
+    assert not quota(_Rated(Task.WIN, EASY))  # type: ignore[arg-type]
+    assert carried.open(EASY)  # the job's copy is not the run's
+    traps = mined_quota(3, None, Task.TRAP)
+    assert not traps(_Rated(Task.WIN, EASY)) and traps.open(EASY)  # type: ignore[arg-type]
 
 
 def test_task_rotation_starts_where_a_folder_left_off() -> None:
@@ -162,6 +168,34 @@ def test_two_worker_processes_cut_down_the_same_small_puzzle_as_one() -> None:
     two = find(Search(RuleId.TABLEAU_EMPTY, 1), [4], profile, workers=Workers(2))
     assert len(one) == 1 and one[0].source.number == 4
     assert _files(one, 0) == _files(two, 0)
+
+
+def test_mined_puzzles_with_two_workers_are_byte_identical_files(tmp_path: Path) -> None:
+    runner = CliRunner()
+    args = ["generate", "--theme", "tableau.empty", "--count", "1", "--seed", "3", "--source", "deals",
+            "--deals", "1-2"]
+    for workers in (1, 2):
+        out = tmp_path / f"w{workers}"
+        result = runner.invoke(app, [*args, "--workers", str(workers), "--out", str(out)])
+        assert result.exit_code == 0, result.output
+    names = sorted(p.name for p in (tmp_path / "w1").iterdir())
+    assert names == ["tableau-empty-d2-m20.yaml"]
+    assert names == sorted(p.name for p in (tmp_path / "w2").iterdir())
+    assert (tmp_path / "w1" / names[0]).read_bytes() == (tmp_path / "w2" / names[0]).read_bytes()
+
+
+def test_a_mined_puzzle_the_run_refuses_is_judged_again_from_what_it_took() -> None:
+    """Deal 2's line gives an easy tableau.empty puzzle at moves 20, 19 and 18. A job guesses the run
+    takes move 20 and skips the next five moves (puzzles of one game lie six apart); the run
+    refuses it (it is avoided), so move 19 must be judged after all, and taken."""
+    profile = get_profile("bernauer")
+    line = solved_line(2, profile)
+    assert line is not None
+    at_20 = next(puzzle_key(pos) for k, pos, _ in positions(2, profile, line) if k == 20)
+    for workers in (Workers(), Workers(2)):
+        found = mine(Search(RuleId.TABLEAU_EMPTY, 2, wanted=mined_quota(2, None)), [2], profile,
+                     avoid={at_20}, workers=workers)
+        assert [p.source for p in found] == [Provenance.deal(2, 19)]
 
 
 def test_workers_beyond_the_machine_are_refused(tmp_path: Path) -> None:

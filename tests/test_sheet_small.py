@@ -228,3 +228,24 @@ def test_a_traps_key_lists_its_moves_and_a_lines_key_numbers_them(task: str) -> 
     key = html[html.index('class="key"'):]
     assert ('<span class="n">1.</span>' in key) is (task == "win")
     assert ('<span class="n">•</span>' in key) is (task == "trap")
+
+
+def test_the_sheet_explains_the_line_the_checker_and_the_practice_page_read(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A trap's solution that stops before every card is home is followed by the moves home: the
+    sheet's key explains that whole line, the one ``checker.solution_line`` defines."""
+    import agnes_teach.render.sheet as sheet
+    from agnes_teach.checker import solution_line
+
+    path = ROOT / "puzzles" / "small" / "foundation.wrap" / "foundation-wrap-l200008-35-c14.yaml"
+    sc = load_scenario(path)
+    explained: list[list[Move]] = []
+
+    def recording(scenario: Scenario, line: list[Move]) -> list[Refuted]:
+        explained.append(list(line))
+        return explain_scenario(scenario, line)
+
+    monkeypatch.setattr(sheet, "explain_scenario", recording)
+    load_items([str(path)], "en")
+    whole = solution_line(sc)
+    assert len(whole) > len(sc.solution or []) and explained == [whole]

@@ -108,3 +108,24 @@ def test_generate_a_sorel_lesson(tmp_path: Path) -> None:
     refused = runner.invoke(app, ["generate", "--theme", "tableau.wrap", "--profile", "sorel", "--count", "1",
                                   "--source", "built", "--out", str(tmp_path / "built")])
     assert refused.exit_code == 2 and "--source deals" in refused.stderr
+
+
+# Where a shown stock is drawn, in each catalogue's words: under the reserve, or (no reserve) the columns.
+RESERVE_WORD = {"en": "reserve", "ru": "резерв", "es": "reserva"}
+COLUMNS_WORD = {"en": "columns", "ru": "столбц", "es": "columnas"}
+
+
+@pytest.mark.parametrize("lang", sorted(RESERVE_WORD))
+def test_a_shown_stocks_note_says_where_the_profile_draws_it(lang: str) -> None:
+    from agnes_teach.render.sheet import stock_note
+    from agnes_teach.scenario import load_scenario
+
+    sorel = load_scenario(SOREL_PUZZLES / "tableau.same-colour"
+                          / "sorel-strict-tableau-same-colour-l10022-3-c11.yaml")
+    bernauer = load_scenario(ROOT / "puzzles" / "small" / "stock.deal" / "stock-deal-l88-38-c17.yaml")
+    assert sorel.position.profile.reserve_piles == 0 and sorel.stock_shown and sorel.position.stock
+    assert bernauer.position.profile.reserve_piles > 0 and bernauer.stock_shown and bernauer.position.stock
+    no_reserve, with_reserve = stock_note(sorel, lang), stock_note(bernauer, lang)
+    assert no_reserve is not None and with_reserve is not None
+    assert RESERVE_WORD[lang] not in no_reserve.lower() and COLUMNS_WORD[lang] in no_reserve.lower()
+    assert RESERVE_WORD[lang] in with_reserve.lower()

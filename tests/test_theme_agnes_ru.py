@@ -140,6 +140,20 @@ def test_agnes_ru_has_its_own_themes() -> None:
     assert RuleId.FOUNDATION_RETURN not in theme_ids("bernauer")
 
 
+def test_the_first_card_lesson_is_posed_only_where_a_dealt_card_sets_the_base() -> None:
+    """Every foundation of agnes-ru starts at the Ace, as the believer thinks: nothing to teach. The
+    profiles say it in their data (``foundation_start``), not by name."""
+    from agnes_teach.profile import profile_ids
+
+    assert not get_profile(RU).base_dealt
+    assert RuleId.FOUNDATION_START not in theme_ids(RU)
+    posed = {p for p in profile_ids() if RuleId.FOUNDATION_START in theme_ids(p)}
+    assert posed == {p for p in profile_ids() if get_profile(p).base_dealt} and "bernauer" in posed
+    refused = runner.invoke(app, ["generate", "--theme", "foundation.start", "--profile", RU, "--count", "1",
+                                  "--seed", "1", "--out", "never"])
+    assert refused.exit_code == 2 and "foundation.start" in refused.output
+
+
 def _library_files() -> list[Path]:
     return scenario_files([str(LIBRARY)]) if LIBRARY.is_dir() else []
 

@@ -12,9 +12,9 @@ from pathlib import Path
 
 import pytest
 
+from agnes_teach.checker import solution_line
 from agnes_teach.engine import apply_unchecked, legal_moves, resolve
 from agnes_teach.registry import Task
-from agnes_teach.render.sheet import answer, key_line
 from agnes_teach.scenario import Scenario, load_scenario
 from agnes_teach.tagger.answer import analyse
 from agnes_teach.tagger.crux import believer_picks, crux_problem, key_move_problem, picks_lose
@@ -109,7 +109,7 @@ def test_the_crux_is_where_the_believers_own_pick_loses(name: str, crux: str | N
     sc = _scenario(name)
     theme = scenario_theme(sc)
     assert theme is not None
-    line = key_line(sc, answer(sc, "en")[1])
+    line = solution_line(sc)
     found = key_analysis(sc, line)
     assert found is not None
     # judged on the whole answer, as check --teach judges it

@@ -15,12 +15,13 @@ from pathlib import Path
 import pytest
 
 from agnes_teach import i18n
+from agnes_teach.checker import solution_line
 from agnes_teach.engine import apply_unchecked
 from agnes_teach.moves import Move
 from agnes_teach.position import Position
 from agnes_teach.puzzle_library import library_folder
 from agnes_teach.registry import RuleId, Task
-from agnes_teach.render.sheet import answer, key_line, refuted_text
+from agnes_teach.render.sheet import refuted_text
 from agnes_teach.scenario import Scenario, load_scenario, scenario_files
 from agnes_teach.solver import canonical_key
 from agnes_teach.tagger.answer import Answer, analyse
@@ -80,7 +81,7 @@ def _believer(sc: Scenario) -> Misconception:
 
 
 def _analysed(sc: Scenario) -> tuple[list[Move], Answer]:
-    line = key_line(sc, answer(sc, "en")[1])
+    line = solution_line(sc)
     found = key_analysis(sc, line)
     assert found is not None, sc.id
     return line, found
@@ -165,8 +166,8 @@ LIBRARY = sorted(scenario_files([str(library_folder()), str(library_folder("demo
 @pytest.mark.parametrize("path", LIBRARY, ids=lambda p: Path(p).stem)
 def test_the_library_keys_list_every_wrong_move_once_with_its_facts(path: str) -> None:
     sc = load_scenario(path)
-    line, found = _analysed(sc) if key_analysis(sc, key_line(sc, answer(sc, "en")[1])) else ([], None)
-    entries = explain_scenario(sc, line or key_line(sc, answer(sc, "en")[1]))
+    line, found = _analysed(sc) if key_analysis(sc, solution_line(sc)) else ([], None)
+    entries = explain_scenario(sc, line or solution_line(sc))
     listed = [m for e in entries for m in e.moves]
     assert len(listed) == len(set(listed)), "a wrong move is listed twice"
     for entry in entries:

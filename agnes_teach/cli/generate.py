@@ -20,12 +20,15 @@ from ..generator.output import puzzle_id, scenario_data, to_yaml, write_puzzles
 from ..generator.pipeline import (
     DEALS_PER_SEED,
     IN_THIS_PROCESS,
+    Search,
     Workers,
     composed_numbers,
+    find,
     generate,
     max_run_seed,
+    mine,
 )
-from ..generator.quota import band_picker, small_quota, task_rotation
+from ..generator.quota import mined_quota, small_quota, task_rotation
 from ..generator.themes import unavailable
 from ..limits import MAX_GENERATE, check_workers
 from ..profile import DEFAULT_PROFILE, Profile, get_profile
@@ -97,8 +100,8 @@ def generate_command(
                                  "numbered SEED*1000+1 to SEED*1000+1000, and deals mines 1-1000.")
     ] = None,
     workers: Annotated[
-        int, typer.Option("--workers", help="Search in this many processes (small and built puzzles); "
-                          "the same seed writes the same files whatever the number.")
+        int, typer.Option("--workers", help="Search in this many processes; the same seed writes the "
+                          "same files whatever the number.")
     ] = 1,
     scheduler: Annotated[
         str | None, typer.Option("--scheduler", help="Search on a Dask cluster: the address of its scheduler "
@@ -146,9 +149,6 @@ def generate_command(
     wanted_task = Task(str(task)) if task is not None else None
     rating = Difficulty(str(difficulty)) if difficulty is not None else None
     check_workers(workers)
-    if workers > 1 and source == "deals":
-        raise InputError("--workers: mined puzzles (--source deals) are searched in one process; "
-                         "drop --workers or use --source small")
     composed = deals is None and source == "small"
     seed = _run_seed(seed, source if deals is None else "deals", composed)
     if composed:
@@ -262,18 +262,13 @@ def _find_puzzles(theme: str, count: int, seed: int, profile: Profile, difficult
             return generate(theme, count, seed, profile, difficulty=difficulty, task=task, avoid=taken,
                             max_seconds=max_seconds, teach=teach, progress=show, workers=workers)
         if source == "small":
-            from ..generator.pipeline import Search, find
-
             search = Search(theme, count, tasks=task_rotation(task),
                             wanted=small_quota(count, difficulty, task))
             return find(search, deal_numbers, profile, avoid=taken, max_seconds=max_seconds,
                         composed=composed, progress=show_number, tally=tally, workers=workers)
-        from ..generator.mining import mine
-
-        accept, rating_open = band_picker(count, difficulty, task)
-        found = mine([theme], deal_numbers, profile, want={theme: count}, avoid=taken,
-                     max_seconds=max_seconds, accept=accept, rating_open=rating_open, progress=show_number)
-        return [f.puzzle for f in found]
+        search = Search(theme, count, wanted=mined_quota(count, difficulty, task))
+        return mine(search, deal_numbers, profile, avoid=taken, max_seconds=max_seconds,
+                    progress=show_number, tally=tally, workers=workers)
 
 
 def _too_few(found: int, count: int, theme: str, task: Task | None, difficulty: Difficulty | None,

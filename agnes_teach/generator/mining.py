@@ -27,13 +27,14 @@ losing ones; ``win`` otherwise.  Cards left in the stock are shown face up
 (``stock_shown: true``): the position comes from a real deal whose order is
 known.  Every verdict is budgeted in states, never seconds, so a run is
 reproducible.
+
+These are the stages of the pipeline's mined source (``pipeline.mine_deal`` walks one deal's
+line with them; ``pipeline.mine`` takes the puzzles in order).
 """
 
 from __future__ import annotations
 
-import time
-from collections.abc import Callable, Iterable, Iterator
-from dataclasses import dataclass
+from collections.abc import Callable, Iterator
 
 from ..deal import deal as deal_position
 from ..engine import apply_unchecked, legal_moves
@@ -68,15 +69,6 @@ from .provenance import Provenance
 TAIL_MOVES = 6  # positions this close to the end are won by anyone
 DECISION_WINDOW = 24
 SPACING = 6  # two puzzles of one theme from one game lie at least this many moves apart
-
-
-@dataclass
-class Found:
-    """One mined puzzle and where it comes from."""
-
-    puzzle: Puzzle
-    deal: int
-    move: int
 
 
 def solved_line(number: int, profile: Profile, nodes: int = DEAL_NODES) -> list[Move] | None:
@@ -235,13 +227,6 @@ def examine(theme_id: str, pos: Position, line: list[Move], source: Provenance, 
                   stats=stats, stock_shown=bool(pos.stock))
 
 
-def _for_theme(rating_open: Callable[[str, Difficulty], bool] | None,
-               theme: str) -> Callable[[Difficulty], bool] | None:
-    if rating_open is None:
-        return None
-    return lambda band: rating_open(theme, band)
-
-
 def positions(number: int, profile: Profile, line: list[Move],
               first: int = MINED_FIRST_MOVE) -> Iterator[tuple[int, Position, list[Move]]]:
     """(move number, position, the rest of the line) along a deal's winning line."""
@@ -252,77 +237,7 @@ def positions(number: int, profile: Profile, line: list[Move],
         pos = apply_unchecked(pos, move)
 
 
-def _may_start(theme: Theme, k: int, last_at: int) -> bool:
+def may_start(theme: Theme, k: int, last_at: int) -> bool:
     """May a puzzle of `theme` start at move `k`: past the opening (``Theme.first_move``), and
     ``SPACING`` moves before the last one taken from this game (`last_at`)?"""
     return k >= theme.first_move and last_at - k >= SPACING
-
-
-def _kept(puzzle: Puzzle, taken: set[str], accept: Callable[[Puzzle], bool] | None, tally: Tally) -> bool:
-    """A found puzzle is kept unless it equals one taken (up to symmetry) or `accept` refuses it."""
-    if puzzle.key in taken:
-        tally.add("duplicate")
-        return False
-    if accept is not None and not accept(puzzle):
-        tally.add(f"{puzzle.theme}: not wanted ({puzzle.difficulty}, {puzzle.task})")
-        return False
-    return True
-
-
-def mine(themes: Iterable[str], deals: Iterable[int], profile: Profile, *, want: dict[str, int] | None = None,
-         avoid: set[str] | None = None, max_seconds: float | None = None, per_deal: int = 2,
-         tally: Tally | None = None, progress: Callable[[int, int, int], None] | None = None,
-         accept: Callable[[Puzzle], bool] | None = None,
-         rating_open: Callable[[str, Difficulty], bool] | None = None,
-         deal_nodes: int = DEAL_NODES, nodes: int = MINING_VERDICT_NODES) -> list[Found]:
-    """Mine the deals in order for puzzles of `themes`, at most `want[theme]` each (default no limit).
-
-    Each line is walked from its end backwards, so the later (easier)
-    positions of a game come first.  At most `per_deal` puzzles per theme
-    come from one deal (positions of one game look alike), at least
-    ``SPACING`` moves apart; no two are the same up to symmetry, nor equal to
-    one in `avoid`; `accept` (e.g. a quota per difficulty) may refuse one, and
-    `rating_open(theme, rating)` false skips positions of a full rating early.
-    `progress(deal, positions examined, found)` after each position.  The
-    clock only stops the run; what a deal gives never depends on it."""
-    themes = list(themes)
-    taken = set(avoid or ())
-    tally = tally or Tally()
-    deadline = time.monotonic() + max_seconds if max_seconds is not None else None
-    out: list[Found] = []
-    examined = 0
-    counts = {t: 0 for t in themes}
-    for number in deals:
-        open_themes = [t for t in themes if want is None or counts[t] < want.get(t, 0)]
-        if not open_themes or (deadline is not None and time.monotonic() > deadline):
-            break
-        line = solved_line(number, profile, deal_nodes)
-        if line is None:
-            tally.add("deal not solved")
-            continue
-        rates: dict[str, float | None] = {}
-        from_deal = {t: 0 for t in themes}
-        last_at = {t: 10**6 for t in themes}
-        first = min(theme_for(t, profile.id).first_move for t in open_themes)
-        for k, pos, rest in reversed(list(positions(number, profile, line, first))):
-            if deadline is not None and time.monotonic() > deadline:
-                break
-            for theme in open_themes:
-                full = from_deal[theme] >= per_deal \
-                    or (want is not None and counts[theme] >= want.get(theme, 0))
-                if full or not _may_start(theme_for(theme, profile.id), k, last_at[theme]):
-                    continue
-                examined += 1
-                puzzle = examine(theme, pos, rest, Provenance.deal(number, k), tally=tally, nodes=nodes,
-                                 rates=rates, rating_open=_for_theme(rating_open, theme))
-                if puzzle is None or not _kept(puzzle, taken, accept, tally):
-                    continue
-                taken.add(puzzle.key)
-                counts[theme] += 1
-                from_deal[theme] += 1
-                last_at[theme] = k
-                out.append(Found(puzzle, number, k))
-            if progress:
-                progress(number, examined, len(out))
-    return out
-

@@ -5,25 +5,27 @@ A **source** yields numbered starting points, each with its ``Provenance``:
 * ``layout`` (the default of ``generate``): the layouts composed for the theme from a number
   (``compose.layouts``);
 * ``deal``: the critical moments of a solved deal, later ones first (``reduce.critical_moments``);
+* ``deal``, judged whole (``--source deals``): the positions of a solved deal's winning line, later
+  ones first, at least ``mining.SPACING`` moves apart (``mine_deal``);
 * ``built``: a position a theme's builder lays out from a candidate seed (``core.candidate``).
 
 Each starting point then goes through the same stages: a layout or a critical moment is cut down
-and judged against every criterion (``reduce.reduce_moment``, ``reduce.keyed``); a built position
-is explored and proved (``core.candidate``); every puzzle that would hide a stock is held to the
-same fairness test (``hidden_stock_fair``: every claim holds for every order of the hidden cards,
-or the stock is shown).  A **run** takes the results in the sources' order: the task form in
-turn, the quota (``generator.quota``), no two equal up to symmetry, at most ``per_deal`` from one
-number.
+and judged against every criterion (``reduce.reduce_moment``, ``reduce.keyed``); a position of a
+deal's line is judged as it stands (``mining.examine``); a built position is explored and proved
+(``core.candidate``); every puzzle that would hide a stock is held to the same fairness test
+(``hidden_stock_fair``: every claim holds for every order of the hidden cards, or the stock is
+shown).  A **run** takes the results in the sources' order: the task form in turn (small
+puzzles), the quota (``generator.quota``), no two equal up to symmetry, at most ``per_deal`` from
+one number.
 
 The stages of one number (or one batch of candidate seeds) depend on that number alone, so they
 run as jobs anywhere (``generator.workers``: this process, ``--workers N`` processes, or a Dask
 cluster) while the taking stays here, in order: the same seed writes the same files whatever
 the worker count.  A job stops after the few puzzles a number can give (speculating that the run
-takes them); when the run refuses some, it goes on with that number's next starting points
-itself, so speculation costs time, never a different result.
-
-Mining whole positions of deals (``mining.mine``, ``--source deals``) judges positions without
-cutting them down; it stays its own loop over deals, in this process.
+takes them: a mined deal's job also skips the moves too close to a puzzle it found, and the
+ratings its copy of the quota has filled); when the run refuses some, it goes on with that
+number's next starting points itself, from what it really took, so speculation costs time,
+never a different result.
 """
 
 from __future__ import annotations
@@ -31,11 +33,12 @@ from __future__ import annotations
 import random
 import time
 from collections.abc import Callable, Iterable, Iterator
-from dataclasses import dataclass, field
-from typing import Any
+from dataclasses import dataclass, field, replace
+from typing import Any, Protocol, TypeVar
 
 from ..deal import MAX_SEED
 from ..limits import check_workers
+from ..moves import Move
 from ..position import Position
 from ..profile import Profile, get_profile
 from ..registry import Difficulty, Task
@@ -43,8 +46,10 @@ from ..tagger.small import Tally
 from ..themes import theme_for
 from .compose import layouts
 from .core import Puzzle, candidate, fair_stock, pick_task
+from .mining import examine, may_start, solved_line
+from .mining import positions as mined_positions
 from .provenance import Provenance
-from .quota import Accept, next_task
+from .quota import Accept, BandQuota, next_task
 from .reduce import LAYOUT_POSITIONS, SEARCH_POSITIONS, Keyed, claimed, critical_moments, keyed, reduce_moment
 from .workers import ordered_results
 
@@ -117,7 +122,8 @@ def starting_points(number: int, profile: Profile, theme_id: str,
 
 @dataclass(frozen=True)
 class NumberJob:
-    """Cut down the starting points of one number, from the `start`-th, until `hits` are keyed."""
+    """Cut down the starting points of one number, from the `start`-th, until `hits` are keyed
+    (`had` of the number's puzzles are taken already)."""
 
     theme: str
     profile: str
@@ -127,13 +133,14 @@ class NumberJob:
     start: int = 0
     hits: int = 2
     until: float | None = None  # wall-clock time (``time.time``) after which the run stops
+    had: int = 0
 
 
 @dataclass
 class NumberDone:
     """What one number gave: each starting point tried, in order, with its keyed puzzle (or None)."""
 
-    number: int
+    job: NumberJob
     tried: list[tuple[Provenance, Keyed | None]]
     complete: bool  # every starting point of the number was tried
     tally: dict[str, int]
@@ -144,6 +151,10 @@ def _local_deadline(until: float | None) -> float | None:
     return None if until is None else time.monotonic() + (until - time.time())
 
 
+def _past(deadline: float | None) -> bool:
+    return deadline is not None and time.monotonic() > deadline
+
+
 def cut_down_number(job: NumberJob) -> NumberDone:
     """The pipeline's stages for one number: starting points, cut down, judged, keyed."""
     tally = Tally()
@@ -152,27 +163,102 @@ def cut_down_number(job: NumberJob) -> NumberDone:
     tried: list[tuple[Provenance, Keyed | None]] = []
     hits = 0
     for source, pos in points[job.start:]:
-        if hits >= job.hits or (deadline is not None and time.monotonic() > deadline):
+        if hits >= job.hits or _past(deadline):
             break
         reduced = reduce_moment(pos, job.theme, positions=job.positions, tally=tally, deadline=deadline)
         found = keyed(job.theme, reduced) if reduced is not None else None
         hits += found is not None
         tried.append((source, found))
-    return NumberDone(job.number, tried, job.start + len(tried) == len(points), dict(tally.counts))
+    return NumberDone(job, tried, job.start + len(tried) == len(points), dict(tally.counts))
+
+
+# ------------------------------------------------------------------ the mined source
+
+
+NONE_TAKEN = 10**6  # the move of "the last puzzle taken from this deal" before any is taken
+
+
+@dataclass(frozen=True)
+class DealJob:
+    """Judge whole the positions of deal `number`'s winning line, latest first, from the `start`-th,
+    until `hits` puzzles that the run would take are found (`had` are taken already, the last at
+    move `last_at`). `quota` is the run's quota when the job was made (None: the run's own test
+    decides alone); the job counts its finds off a copy of it, so it skips a rating it has filled."""
+
+    theme: str
+    profile: str
+    number: int
+    quota: BandQuota | None
+    hits: int
+    until: float | None = None  # wall-clock time (``time.time``) after which the run stops
+    start: int = 0
+    had: int = 0
+    last_at: int = NONE_TAKEN
+    line: tuple[Move, ...] | None = None  # the deal's winning line, once solved
+
+
+@dataclass
+class DealDone:
+    """What one deal gave: each position judged, by its index along the line (latest first), with
+    its puzzle (None: no puzzle, or one the run would refuse); `resume` is the next index to judge
+    (None: the line is done)."""
+
+    job: DealJob
+    line: tuple[Move, ...] | None  # None: the deal was not solved
+    tried: list[tuple[int, Puzzle | None]]
+    resume: int | None
+    tally: dict[str, int]
+
+
+def mine_deal(job: DealJob) -> DealDone:
+    """The mined source's stages for one deal: solved, its line walked from the end, each position
+    at least ``mining.SPACING`` moves before the last puzzle (guessing that the run takes every
+    puzzle the job finds) judged whole (``mining.examine``)."""
+    profile = get_profile(job.profile)
+    theme = theme_for(job.theme, profile.id)
+    tally = Tally()
+    line = list(job.line) if job.line is not None else solved_line(job.number, profile)
+    if line is None:
+        tally.add("deal not solved")
+        return DealDone(job, None, [], None, dict(tally.counts))
+    deadline = _local_deadline(job.until)
+    points = list(reversed(list(mined_positions(job.number, profile, line, theme.first_move))))
+    quota = job.quota.copy() if job.quota is not None else None
+    rates: dict[str, float | None] = {}  # random play's rate by position, for this deal
+    tried: list[tuple[int, Puzzle | None]] = []
+    hits, last_at = 0, job.last_at
+    for index in range(job.start, len(points)):
+        if hits >= job.hits or _past(deadline):
+            return DealDone(job, tuple(line), tried, index, dict(tally.counts))
+        k, pos, rest = points[index]
+        if not may_start(theme, k, last_at):
+            continue
+        puzzle = examine(job.theme, pos, rest, Provenance.deal(job.number, k), tally=tally, rates=rates,
+                         rating_open=quota.open if quota is not None else None)
+        if puzzle is not None and quota is not None and not quota(puzzle):
+            tally.add(f"{job.theme}: not wanted ({puzzle.difficulty}, {puzzle.task})")
+            puzzle = None
+        if puzzle is not None:
+            hits, last_at = hits + 1, k
+        tried.append((index, puzzle))
+    return DealDone(job, tuple(line), tried, None, dict(tally.counts))
+
+
+# ------------------------------------------------------------------ taking, in order
 
 
 @dataclass
 class Search:
-    """What a small-puzzle run is after, and how far it got."""
+    """What a run of numbered starting points is after, and how far it got."""
 
     theme: str
     count: int
-    tasks: tuple[Task, ...] = ()  # task forms to take in turn (empty: whatever fits)
+    tasks: tuple[Task, ...] = ()  # task forms to take in turn (empty: whatever fits; small puzzles)
     wanted: Accept | None = None  # e.g. a quota per rating (``generator.quota``)
     per_deal: int = 2
-    positions: int = SEARCH_POSITIONS
+    positions: int = SEARCH_POSITIONS  # the reduction's budget (small puzzles)
     found: list[Puzzle] = field(default_factory=list)
-    moments: int = 0
+    moments: int = 0  # starting points examined
     on_found: Callable[[Puzzle], None] | None = None  # called with each puzzle as it is kept
     # Issue 28: pose a trap only where exactly one first move loses and the theme's believer picks it
     # (``tagger.teaching.TrapShape.lone_believer_trap``); such a position is offered as a trap first.
@@ -187,17 +273,27 @@ class _Taking:
     taken: set[str]
     tally: Tally
     progress: Callable[[int, int, int], None] | None
+    until: float | None  # wall-clock time after which the run stops
+
+    def examined(self, number: int) -> None:
+        """Count one starting point of `number` as examined."""
+        self.search.moments += 1
+        if self.progress:
+            self.progress(number, self.search.moments, len(self.search.found))
 
     def offer(self, number: int, source: Provenance, found: Keyed | None) -> bool:
-        """Take the starting point's puzzle if the run wants it (True: taken)."""
+        """Pose a keyed starting point as the task form asked next and take it if the run wants
+        it (True: taken)."""
         search = self.search
-        search.moments += 1
+        self.examined(number)
         want = next_task(search.tasks, len(search.found))
         puzzle = claimed(search.theme, found, source, want, search.lone_traps) if found is not None else None
-        if self.progress:
-            self.progress(number, search.moments, len(search.found))
-        if puzzle is None:
-            return False
+        return puzzle is not None and self.take(puzzle)
+
+    def take(self, puzzle: Puzzle) -> bool:
+        """Take the puzzle if the run wants it (True: taken): the stock's fairness, no two equal up
+        to symmetry, the quota."""
+        search = self.search
         puzzle = hidden_stock_fair(puzzle)
         if puzzle.key in self.taken:
             self.tally.add("duplicate")
@@ -214,6 +310,44 @@ class _Taking:
     def full(self) -> bool:
         return len(self.search.found) >= self.search.count
 
+    def over(self) -> bool:
+        return self.full() or (self.until is not None and time.time() > self.until)
+
+    def hits(self) -> int:
+        """How many puzzles a new number's job looks for: what one number may give, at most what the
+        run lacks (at least one)."""
+        return min(self.search.per_deal, max(1, self.search.count - len(self.search.found)))
+
+
+class _Done(Protocol):
+    tally: dict[str, int]
+
+
+JobT = TypeVar("JobT")
+DoneT = TypeVar("DoneT", bound=_Done)
+
+
+def _in_order(run: _Taking, workers: Workers, stage: Callable[[JobT], DoneT], jobs: Iterator[JobT],
+              take: Callable[[DoneT], JobT | None]) -> None:
+    """Run `stage` on `jobs` (with `workers`) and hand each result, in the jobs' order, to `take`,
+    which returns the job that goes on with the same number here (what the job guessed the run
+    would take, it refused) or None."""
+    results = workers.results(stage, jobs, name=f"generate-{run.search.theme}")
+    try:
+        for done in results:
+            _count(run.tally, done.tally)  # what failed is reported even when time ran out
+            if run.over():
+                break
+            going_on = take(done)
+            while going_on is not None:
+                done = stage(going_on)
+                _count(run.tally, done.tally)
+                going_on = take(done)
+    finally:
+        close = getattr(results, "close", None)
+        if close is not None:
+            close()
+
 
 def find(search: Search, numbers: Iterable[int], profile: Profile, *, avoid: set[str] | None = None,
          max_seconds: float | None = None, tally: Tally | None = None, composed: bool = False,
@@ -224,47 +358,77 @@ def find(search: Search, numbers: Iterable[int], profile: Profile, *, avoid: set
     `search.per_deal` from one number, none equal up to symmetry to another or to one in `avoid`.
     `progress(number, starting points tried, found)` after each one; `workers` run the numbers'
     stages, the taking stays in order here."""
-    tally = tally or Tally()
-    run = _Taking(search, set(avoid or ()), tally, progress)
     until = time.time() + max_seconds if max_seconds is not None else None
+    run = _Taking(search, set(avoid or ()), tally or Tally(), progress, until)
     positions = LAYOUT_POSITIONS if composed else search.positions
-
-    def job(number: int, start: int = 0, hits: int = search.per_deal) -> NumberJob:
-        return NumberJob(search.theme, profile.id, number, composed, positions, start, hits, until)
-
-    def over() -> bool:
-        return run.full() or (until is not None and time.time() > until)
 
     def jobs() -> Iterator[NumberJob]:
         # A job is made when its number is due (in this process: once the number before it is
         # taken), so none is made once the run is over, and none looks beyond the puzzles it lacks.
         for number in numbers:
-            if over():
+            if run.over():
                 return
-            yield job(number, hits=min(search.per_deal, max(1, search.count - len(search.found))))
+            yield NumberJob(search.theme, profile.id, number, composed, positions, hits=run.hits(),
+                            until=until)
 
-    results = workers.results(cut_down_number, jobs(), name=f"generate-{search.theme}")
-    try:
-        for done in results:
-            _count(tally, done.tally)  # what failed is reported even when time ran out
-            if over():
+    def take(done: NumberDone) -> NumberJob | None:
+        job, had = done.job, done.job.had
+        for source, found in done.tried:
+            if had >= search.per_deal or run.over():
                 break
-            from_number, start = 0, 0
-            while True:
-                for source, found in done.tried:
-                    if from_number >= search.per_deal or over():
-                        break
-                    from_number += run.offer(done.number, source, found)
-                start += len(done.tried)
-                if done.complete or from_number >= search.per_deal or over():
-                    break
-                # The run refused some of what the job guessed it would take: go on with the rest here.
-                done = cut_down_number(job(done.number, start, search.per_deal - from_number))
-                _count(tally, done.tally)
-    finally:
-        close = getattr(results, "close", None)
-        if close is not None:
-            close()
+            had += run.offer(job.number, source, found)
+        if done.complete or had >= search.per_deal or run.over():
+            return None
+        # The run refused some of what the job guessed it would take: go on with the rest here.
+        return replace(job, start=job.start + len(done.tried), hits=search.per_deal - had, had=had)
+
+    _in_order(run, workers, cut_down_number, jobs(), take)
+    return search.found
+
+
+def mine(search: Search, numbers: Iterable[int], profile: Profile, *, avoid: set[str] | None = None,
+         max_seconds: float | None = None, tally: Tally | None = None,
+         progress: Callable[[int, int, int], None] | None = None, workers: Workers = IN_THIS_PROCESS
+         ) -> list[Puzzle]:
+    """Judge whole the positions of the winning lines of deals `numbers`, in order, each line from
+    its end (the later, easier positions first), until `search.count` puzzles are found: at most
+    `search.per_deal` from one deal, at least ``mining.SPACING`` moves apart, none equal up to
+    symmetry to another or to one in `avoid`, each one `search.wanted` takes (a ``BandQuota`` goes
+    with the jobs, which then skip a full rating before proving a position).
+    `progress(deal, positions judged, found)` after each one; `workers` run the deals' stages, the
+    taking stays in order here."""
+    until = time.time() + max_seconds if max_seconds is not None else None
+    run = _Taking(search, set(avoid or ()), tally or Tally(), progress, until)
+
+    def quota() -> BandQuota | None:
+        return search.wanted.copy() if isinstance(search.wanted, BandQuota) else None
+
+    def jobs() -> Iterator[DealJob]:
+        for number in numbers:
+            if run.over():
+                return
+            yield DealJob(search.theme, profile.id, number, quota(), run.hits(), until)
+
+    def take(done: DealDone) -> DealJob | None:
+        job, had, last_at, resume = done.job, done.job.had, done.job.last_at, done.resume
+        for index, puzzle in done.tried:
+            if had >= search.per_deal or run.over():
+                return None
+            run.examined(job.number)
+            if puzzle is None:
+                continue
+            if not run.take(puzzle):
+                # The job guessed the run would take it, and judged the next positions as if it
+                # had: judge them again here, from what the run really took.
+                resume = index + 1
+                break
+            had, last_at = had + 1, puzzle.source.step
+        if resume is None or had >= search.per_deal or run.over():
+            return None
+        return replace(job, quota=quota(), hits=min(search.per_deal - had, run.hits()), start=resume,
+                       had=had, last_at=last_at, line=done.line)
+
+    _in_order(run, workers, mine_deal, jobs(), take)
     return search.found
 
 

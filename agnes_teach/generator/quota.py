@@ -20,7 +20,6 @@ from .core import Puzzle
 TASK_ROTATION: tuple[Task, ...] = (Task.KEY_MOVE, Task.WIN, Task.TRAP)
 
 Accept = Callable[[Puzzle], bool]  # takes a puzzle (and counts it) or refuses it
-RatingOpen = Callable[[str, Difficulty], bool]  # (theme, rating): is that rating still wanted?
 
 
 def task_rotation(task: Task | None = None) -> tuple[Task, ...]:
@@ -41,6 +40,29 @@ def next_task(tasks: Sequence[Task], found: int) -> Task | None:
     return tasks[found % len(tasks)] if tasks else None
 
 
+@dataclass
+class BandQuota:
+    """A run's quota per rating: take puzzles of `task` (any when None) while their rating's count
+    in `left` lasts, counting it down. Plain data, so a job can carry a copy of it and skip a
+    position whose rating is already full before proving it (``pipeline.mine``)."""
+
+    left: dict[Difficulty, int]
+    task: Task | None = None
+
+    def open(self, rating: Difficulty) -> bool:
+        """Is a puzzle of this rating still wanted?"""
+        return self.left.get(rating, 0) > 0
+
+    def __call__(self, puzzle: Puzzle) -> bool:
+        if self.task not in (None, puzzle.task) or not self.open(puzzle.difficulty):
+            return False
+        self.left[puzzle.difficulty] -= 1
+        return True
+
+    def copy(self) -> BandQuota:
+        return BandQuota(dict(self.left), self.task)
+
+
 def band_quotas(count: int, difficulty: Difficulty | None) -> dict[Difficulty, int]:
     """How many puzzles of each rating a mined run wants: all of --difficulty, else a spread (easy
     first), the remainder going to the easier ratings."""
@@ -49,37 +71,18 @@ def band_quotas(count: int, difficulty: Difficulty | None) -> dict[Difficulty, i
     return {d: count // 3 + (i < count % 3) for i, d in enumerate(Difficulty)}
 
 
-def _taking(quotas: dict[Difficulty, int], task: Task | None) -> Accept:
-    """Take puzzles of `task` (any when None) while their rating's quota lasts, counting it down."""
-
-    def accept(puzzle: Puzzle) -> bool:
-        if task not in (None, puzzle.task) or quotas.get(puzzle.difficulty, 0) == 0:
-            return False
-        quotas[puzzle.difficulty] -= 1
-        return True
-
-    return accept
+def mined_quota(count: int, difficulty: Difficulty | None, task: Task | None = None) -> BandQuota:
+    """A mined run's quota: puzzles of the wanted task while their rating's share
+    (``band_quotas``) lasts."""
+    return BandQuota(band_quotas(count, difficulty), task)
 
 
-def band_picker(count: int, difficulty: Difficulty | None, task: Task | None = None
-                ) -> tuple[Accept, RatingOpen]:
-    """(accept, rating_open) for ``mining.mine``: take puzzles of the wanted task while their
-    rating's quota (``band_quotas``) lasts, and skip positions of a full rating early."""
-    quotas = band_quotas(count, difficulty)
-
-    def rating_open(_theme: str, rating: Difficulty) -> bool:
-        return quotas.get(rating, 0) > 0
-
-    return _taking(quotas, task), rating_open
-
-
-def small_quota(count: int, difficulty: Difficulty | None, task: Task | None = None) -> Accept:
+def small_quota(count: int, difficulty: Difficulty | None, task: Task | None = None) -> BandQuota:
     """Accept small puzzles of the wanted task, at most a third of the run (rounded up) per rating,
     or all of --difficulty: a count of 1 takes whatever rating comes first."""
     if difficulty is not None:
-        return _taking({Difficulty(difficulty): count}, task)
-    quotas = {d: -(-count // 3) for d in Difficulty}
-    return _taking(quotas, task)
+        return BandQuota({Difficulty(difficulty): count}, task)
+    return BandQuota({d: -(-count // 3) for d in Difficulty}, task)
 
 
 @dataclass

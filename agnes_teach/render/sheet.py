@@ -16,6 +16,7 @@ from pathlib import Path
 from markupsafe import Markup
 
 from .. import i18n
+from ..checker import solution_line
 from ..engine import apply_move, apply_unchecked, finishes_home, home_run, legal_moves, resolve
 from ..errors import InputError, Problem
 from ..moves import AmbiguousMoveError, Move, MoveText
@@ -123,8 +124,14 @@ def stock_note(sc: Scenario, lang: str) -> str | None:
     last = last_cards_note(sc.position, lang)  # the last two come with a deal of their own
     if not sc.position.stock or not sc.stock_shown:
         return last
-    shown = i18n.text(lang, "sheet", "The stock is face up: its cards are drawn under the reserve, in "
-                      "dealing order, one row per deal. You may plan with that order.")
+    # The diagram draws the shown stock below its lowest row: the reserve, or the columns in a game
+    # without a reserve (``svg._shown_stock_svg``).
+    if sc.position.profile.reserve_piles:
+        shown = i18n.text(lang, "sheet", "The stock is face up: its cards are drawn under the reserve, in "
+                          "dealing order, one row per deal. You may plan with that order.")
+    else:
+        shown = i18n.text(lang, "sheet", "The stock is face up: its cards are drawn under the columns, in "
+                          "dealing order, one row per deal. You may plan with that order.")
     return f"{shown} {last}" if last else shown
 
 
@@ -204,6 +211,8 @@ def _expected_move(sc: Scenario, key: str) -> Move:
 def answer(sc: Scenario, lang: str) -> tuple[str, list[Move]]:
     """The answer key entry of a scenario: a label and the moves it names."""
     t = i18n.text
+    if sc.solution and sc.task != Task.WIN:
+        _replay(sc.position, sc.solution, sc.file)  # the line the key explains must play too
     if sc.task == Task.WIN:
         if not sc.solution:
             raise InputError(Problem("task win needs a solution for the answer key", sc.file))
@@ -363,7 +372,7 @@ def _sheet_item(sc: Scenario, answered: tuple[str, list[Move]], number: int, lan
     width = _diagram_width(diagram)
     compact = small and lines <= COMPACT_LINES and width >= MIN_DIAGRAM_MM
     numbered = small and sc.task == Task.WIN
-    why = why_lines(explain_scenario(sc, key_line(sc, moves)), lang)
+    why = why_lines(explain_scenario(sc, solution_line(sc)), lang)
     shown_width = width if compact else BIG_DIAGRAM_MM
     wide, height = svg_size(diagram)
     return SheetItem(
@@ -394,14 +403,6 @@ def _sheet_item(sc: Scenario, answered: tuple[str, list[Move]], number: int, lan
         diagram_mm=shown_width,
         diagram_height_mm=round(shown_width * height / wide, 1),
     )
-
-
-def key_line(sc: Scenario, moves: list[Move]) -> list[Move]:
-    """The line whose decision points the key explains: the solution (a key-move puzzle's key move
-    when it has none); nothing for a legal-moves or trap task without one."""
-    if sc.solution:
-        return moves if sc.task == Task.WIN else _replay(sc.position, sc.solution, sc.file)
-    return moves if sc.task == Task.KEY_MOVE else []
 
 
 # How a page prints, in mm, measured on WeasyPrint's layout of the sheet's CSS: the text block of each

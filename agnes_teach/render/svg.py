@@ -436,8 +436,9 @@ def _target_x(lay: _Layout, pile: Pile, fallback: int) -> float:
 
 
 def _shown_stock_svg(pos: Position, lay: _Layout, lang: str) -> list[str]:
-    """The stock face up under the reserve, one labelled row per deal, each card under the pile
-    that deal lays it on (the last two under x1 x2, never under r1 r2); the diagram grows to hold it."""
+    """The stock face up under the reserve (under the columns in a game without one), one labelled
+    row per deal, each card under the pile that deal lays it on (the last two under x1 x2, never
+    under r1 r2); the diagram grows to hold it."""
     y = lay.height - MARGIN + 6 + LABEL_H
     note = i18n.text(lang, "diagram", "stock, face up, in dealing order (a row per deal)")
     parts = [f'<text x="{MARGIN:g}" y="{y - 5:g}" font-size="11" fill="#333333">{escape(note)}</text>']

@@ -11,12 +11,12 @@ from ..moves import Move
 from ..piles import FOUNDATION, PileKind
 from ..position import Position
 from ..predicates import uses_foundation_start
-from ..profile import Profile
+from ..profile import Profile, get_profile, profile_ids
 from ..registry import RuleId, Task
 from ..tagger.detectors import available, detects_move
 from ..tagger.distractors import Distractor, first_refused
 from ..tagger.misconception import Misconception
-from . import Lesson, Recipe, RuleFacts, Theme, every_profile
+from . import Lesson, Recipe, RuleFacts, Theme
 
 # ------------------------------------------------------------ the lesson
 
@@ -70,9 +70,16 @@ def explain(here: Position, wrong: Move, lesson: Lesson | None) -> RuleFacts | N
                      ranks=(("base", lesson.position.base),))
 
 
+def dealt_base_profiles() -> tuple[str, ...]:
+    """The shipped profiles whose base is a dealt card (``foundation_start: dealt`` or
+    ``dealt-after-tableau``): where a foundation may start at another rank than the Ace. A fixed
+    base (``foundation_start: A``) is what the believer already plays: nothing to teach there."""
+    return tuple(p for p in profile_ids() if get_profile(p).base_dealt)
+
+
 THEME = Theme(
     rule=RuleId.FOUNDATION_START,
-    profiles=every_profile(),
+    profiles=dealt_base_profiles(),
     tasks=(Task.WIN,),
     lesson_move=starts_foundation_not_ace,
     detect=detects_move(starts_foundation_not_ace),
