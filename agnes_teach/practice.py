@@ -245,6 +245,10 @@ def _analyse(scenario_id: str, start: Position, key: KeyLine) -> PracticeAnalysi
     refusals = [card_refusals(graph, i, dests, shared) for i in range(len(graph.states))]
     leads = [typed_leads(pos, shared) for pos in graph.states]
     cross_check_refusals(graph, refusals, leads, dests, scenario_id)
+    # Pickability is read off a row, and rows are shared: asked once per row, not per card and state.
+    pickable: dict[int, bool] = {}
+    free = [[pickable[id(row)] if id(row) in pickable else pickable.setdefault(id(row), can_pick_up(dests, row))
+             for row in per_card] for per_card in refusals]
     deal = [None if (why := refusal(pos, DEAL_MOVE)) is None else refusal_key(why) for pos in graph.states]
     return PracticeAnalysis(
         graph=graph,
@@ -253,7 +257,7 @@ def _analyse(scenario_id: str, start: Position, key: KeyLine) -> PracticeAnalysi
         winnable=winnable,
         line=graph.line_edges(),
         refusals=refusals,
-        free=[[can_pick_up(dests, row) for row in per_card] for per_card in refusals],
+        free=free,
         deal=deal,
         leads=leads,
         empty=empty_source_refusals(start, dests),
@@ -363,20 +367,33 @@ OffBoardKey = tuple[int, bool, int]
 # card: the foundation, by suit, and its depth there).
 Source = tuple[PileKind, int, bool, Cards]
 # An on-board card's refusal for one destination is asked once per: the card, where it lies, how
-# many cards its suit has home, the destination and, for a column, the card on top of it.
-OnBoardKey = tuple[int, Source, int, Pile, int | None]
+# many cards its suit has home, the destination (a column by whether it is the card's own, not by
+# its number: no rule reads which column it is) and, for a column, the card on top of it.
+OnBoardKey = tuple[int, Source, int, Pile | bool, int | None]
+
+
+# An on-board card's whole row is asked once per: the card, where it lies, how many cards its suit
+# has home, and every column's top card (None: empty): all that its :data:`OnBoardKey` per
+# destination reads.
+OnBoardRowKey = tuple[int, Source, int, tuple[int | None, ...]]
 
 
 @dataclass
 class Shared:
     """Refusal keys and rows met before, each held once: a 20,000-state game has about 19 million
     answers, which as tuples of their own would take gigabytes.  `off_board`: the rows of cards
-    off the board (:func:`off_board_key`)."""
+    off the board (:func:`off_board_key`); `off_board_at`: those rows by card, per stock size and
+    foundations (which say which cards are off the board, and each one's key); `on_board_rows`:
+    whole rows of cards on the board (:data:`OnBoardRowKey`); `legal_at`: per row (by identity:
+    rows are held once), the destinations it answers legal."""
 
     keys: dict[RefusalKey, RefusalKey] = field(default_factory=dict)
     rows: dict[RefusalRow, RefusalRow] = field(default_factory=dict)
     off_board: dict[OffBoardKey, RefusalRow] = field(default_factory=dict)
+    off_board_at: dict[tuple[int, tuple[int, int, int, int]], dict[int, RefusalRow]] = field(default_factory=dict)
     on_board: dict[OnBoardKey, RefusalKey | None] = field(default_factory=dict)
+    on_board_rows: dict[OnBoardRowKey, RefusalRow] = field(default_factory=dict)
+    legal_at: dict[int, tuple[int, ...]] = field(default_factory=dict)
     leads: dict[LeadKey, Lead] = field(default_factory=dict)
 
 
@@ -407,14 +424,17 @@ def on_board_key(pos: Position, card: int, source: Source, dest: Pile) -> OnBoar
     (``predicates.py``): where the card lies (the cards on it, whose run it heads; the card under
     it, whether its run goes on below), how many cards of its suit are home (the next one its
     foundation takes; whether it is a foundation's top card), and for a column destination
-    whether it is empty and its top card (a reserve pile or an exposed cell refuses every card
-    whatever it holds).  The profile and the base are the game's.  ``cross_check_refusals``
+    whether it is the card's own, whether it is empty and its top card (a reserve pile or an
+    exposed cell refuses every card whatever it holds).  The profile and the base are the game's.  ``cross_check_refusals``
     confirms it on a spread of states."""
-    top = None
-    if dest.is_column:
-        pile = pos.pile(dest)
-        top = pile[-1] if pile else None
-    return (card, source, pos.foundations[suit_of(card)], dest, top)
+    if not dest.is_column:
+        return (card, source, pos.foundations[suit_of(card)], dest, None)
+    # A column by whether the card lies in it, not by its number: the rules read whether a move
+    # stays in its column, never which column it goes to, so a top card met in another column
+    # (a run moved there) is answered again from the same key.
+    pile = pos.tableau[dest.offset]
+    own = source[0] is PileKind.COLUMN and source[1] == dest.offset
+    return (card, source, pos.foundations[suit_of(card)], own, pile[-1] if pile else None)
 
 
 def off_board_key(pos: Position, card: int) -> OffBoardKey:
@@ -442,18 +462,13 @@ def _row(pos: Position, card: int, dests: list[Pile], legal: set[Move], shared: 
 
 def _on_board_row(pos: Position, card: int, source: Source, dests: list[Pile], legal: set[Move],
                   shared: Shared) -> RefusalRow:
-    """An on-board card's refusals, each asked of the engine once per :func:`on_board_key`; a move
-    answered legal must be one the state's edges hold."""
+    """An on-board card's refusals, each asked of the engine once per :func:`on_board_key` (a move
+    answered legal is checked against the state's edges by :func:`card_refusals`)."""
     row: list[RefusalKey | None] = []
     asked = shared.on_board
     for dest in dests:
         key = on_board_key(pos, card, source, dest)
-        if key in asked:
-            why = asked[key]
-            if why is None and Move(Card(card), dest) not in legal:
-                raise PracticeError(f"{Move(Card(card), dest)} is legal but not generated")
-        else:
-            why = asked[key] = _answer(pos, card, dest, legal, shared)
+        why = asked[key] if key in asked else asked.setdefault(key, _answer(pos, card, dest, legal, shared))
         row.append(why)
     whole = tuple(row)
     return shared.rows.setdefault(whole, whole)
@@ -462,22 +477,42 @@ def _on_board_row(pos: Position, card: int, source: Source, dests: list[Pile], l
 def card_refusals(graph: GameGraph, index: int, dests: list[Pile],
                   shared: Shared | None = None) -> list[RefusalRow]:
     """Per card, per destination: the engine's refusal of the move from state `index`, None if legal
-    (equal keys and rows taken from `shared`; a card off the board asked once per its
-    :func:`off_board_key`)."""
+    (equal keys and rows taken from `shared`; a card on the board asked once per
+    :data:`OnBoardRowKey`, each destination once per :func:`on_board_key`; a card off the board
+    once per its :func:`off_board_key`).  Every move a row answers legal must be one of the
+    state's edges."""
     shared = shared or Shared()
     pos = graph.states[index]
     legal = {m for m, _j in graph.edges[index]}
     seen = sources(pos)
+    tops = tuple(column[-1] if column else None for column in pos.tableau)
+    # The stock's size and the foundations say which cards are off the board (every card is in the
+    # stock, home, or on the board), so states sharing them share those cards' rows.
+    off_board = shared.off_board_at.setdefault((len(pos.stock), pos.foundations), {})
     per_card = []
     for card in range(52):
         source = seen.get(card)
-        if source is not None:
-            per_card.append(_on_board_row(pos, card, source, dests, legal, shared))
-            continue
-        key = off_board_key(pos, card)
-        if key not in shared.off_board:
-            shared.off_board[key] = _row(pos, card, dests, legal, shared)
-        per_card.append(shared.off_board[key])
+        row: RefusalRow | None
+        if source is None:
+            row = off_board.get(card)
+            if row is None:
+                key = off_board_key(pos, card)
+                row = shared.off_board.get(key)
+                if row is None:
+                    row = shared.off_board[key] = _row(pos, card, dests, legal, shared)
+                off_board[card] = row
+        else:
+            row_key = (card, source, pos.foundations[suit_of(card)], tops)
+            row = shared.on_board_rows.get(row_key)
+            if row is None:
+                row = shared.on_board_rows[row_key] = _on_board_row(pos, card, source, dests, legal, shared)
+        at = shared.legal_at.get(id(row))
+        if at is None:
+            at = shared.legal_at[id(row)] = tuple(d for d, why in enumerate(row) if why is None)
+        for d in at:
+            if Move(Card(card), dests[d]) not in legal:
+                raise PracticeError(f"{Move(Card(card), dests[d])} is legal but not generated")
+        per_card.append(row)
     return per_card
 
 
@@ -531,15 +566,16 @@ def typed_leads(pos: Position, shared: Shared | None = None) -> list[list[Lead]]
     return out
 
 
-# What resolving typed ``tI>tJ`` reads: the two columns' numbers, the source column's cards, and the
-# destination's top card (None: empty).  The moves it chooses among are the source's cards to the
-# destination, which the rules answer from these (see :func:`on_board_key`).
-LeadKey = tuple[int, int, Cards, int | None]
+# What resolving typed ``tI>tJ`` (two different columns) reads: the source column's number and
+# cards, and the destination's top card (None: empty).  The moves it chooses among are the source's
+# cards to the destination, which the rules answer from these (see :func:`on_board_key`: not from
+# the destination's number).
+LeadKey = tuple[int, Cards, int | None]
 
 
 def lead_key(pos: Position, source: int, dest: int) -> LeadKey:
     column = pos.tableau[dest]
-    return (source, dest, pos.tableau[source], column[-1] if column else None)
+    return (source, pos.tableau[source], column[-1] if column else None)
 
 
 def _lead(pos: Position, source: int, dest: int) -> Lead:
