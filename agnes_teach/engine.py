@@ -154,7 +154,6 @@ def apply_unchecked(pos: Position, move: Move) -> Position:
     place = locate(pos, move.card)
     tableau = list(pos.tableau)
     foundations = list(pos.foundations)
-    reserve, exposed = pos.reserve, pos.exposed
     moving: Cards
     if place.kind is _COLUMN:
         column = tableau[place.index]
@@ -164,23 +163,21 @@ def apply_unchecked(pos: Position, move: Move) -> Position:
         moving = (move.card,)
         foundations[place.index] -= 1
     else:
-        piles = list(reserve if place.kind is _RESERVE else exposed)
+        reserve = place.kind is _RESERVE
+        piles = list(pos.reserve if reserve else pos.exposed)
         moving = (move.card,)
         piles[place.index] = piles[place.index][:-1]
-        if place.kind is _RESERVE:
-            reserve = tuple(piles)
-        else:
-            exposed = tuple(piles)
+        pos = replace(pos, reserve=tuple(piles)) if reserve else replace(pos, exposed=tuple(piles))
     if move.dest.is_foundation:
         foundations[suit_of(move.card)] += 1
     else:
         i = move.dest.offset
         tableau[i] = tableau[i] + moving
-    # Made directly, not by dataclasses.replace: every explored edge applies a move, and replace
-    # costs several times the constructor.
-    return Position(profile=pos.profile, base=pos.base,
-                    foundations=(foundations[0], foundations[1], foundations[2], foundations[3]),
-                    tableau=tuple(tableau), reserve=reserve, exposed=exposed, stock=pos.stock)
+    return replace(
+        pos,
+        tableau=tuple(tableau),
+        foundations=(foundations[0], foundations[1], foundations[2], foundations[3]),
+    )
 
 
 # ---------------------------------------------------------- reading input

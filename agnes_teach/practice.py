@@ -527,8 +527,9 @@ def cross_check_refusals(graph: GameGraph, refusals: list[list[RefusalRow]], lea
         pos = graph.states[i]
         legal = {m for m, _j in graph.edges[i]}
         seen = on_board(pos)
+        fresh = Shared()  # equal keys held once; no answer is taken from it (_row asks the engine)
         for card in range(52):
-            if _row(pos, card, dests, legal, Shared()) != refusals[i][card]:
+            if _row(pos, card, dests, legal, fresh) != refusals[i][card]:
                 where = "on the board" if card in seen else "off the board"
                 raise PracticeError(f"{scenario_id}: state {i}: the refusals of {card_name(Card(card))}, "
                                     f"{where}, depend on more than the positions that share them")
