@@ -298,6 +298,33 @@ def generate_moves(t: MoveTables, cols: Sequence[Sequence[int]], stacks: Sequenc
     return out
 
 
+def clears_home(t: MoveTables, cols: Sequence[Sequence[int]], stacks: Sequence[Sequence[int]],
+                found: Sequence[int]) -> bool:
+    """Do moves home alone, played while there are any, take every card of these piles home?
+
+    The moves home are the generator's (a column's top, a stack's top where ``stack_home`` lets
+    it, when it is the next rank of its suit's foundation). Moves home only ever free cards, so
+    the order they are played in does not change where this ends; a pile is emptied top down for
+    as long as its top goes home, and the piles are passed over again until one pass sends none.
+    """
+    rel, suit = t.rel, t.suit
+    piles = [(pile, True) for pile in cols] + [(pile, t.stack_home[k]) for k, pile in enumerate(stacks)]
+    heights = [len(pile) for pile, _ in piles]
+    home = list(found)
+    progress = True
+    while progress:
+        progress = False
+        for i, (pile, may_go_home) in enumerate(piles):
+            n = heights[i]
+            while n and may_go_home and rel[pile[n - 1]] == home[suit[pile[n - 1]]]:
+                home[suit[pile[n - 1]]] += 1
+                n -= 1
+            if n != heights[i]:
+                heights[i] = n
+                progress = True
+    return all(n == 13 for n in home)
+
+
 def _column_moves(t: MoveTables, cols: Sequence[Sequence[int]], found: Sequence[int], top_col: list[int],
                   empties: list[int]) -> list[GenMove]:
     """From each column: its top card home, then each tail from the lead of the top run up, onto

@@ -25,7 +25,14 @@ from typer.testing import CliRunner
 from agnes_teach.cards import Card
 from agnes_teach.cli import app
 from agnes_teach.deal import MAX_SEED, deal
-from agnes_teach.engine import apply_move, legal_moves, legal_moves_by_refusal, refusal
+from agnes_teach.engine import (
+    apply_move,
+    finishes_home,
+    home_run,
+    legal_moves,
+    legal_moves_by_refusal,
+    refusal,
+)
 from agnes_teach.moves import Move
 from agnes_teach.position import Position, parse_position
 from agnes_teach.profile import get_profile, profile_ids
@@ -210,6 +217,8 @@ def scattered_positions(draw: st.DrawFn) -> Position:
 def test_scattered_positions(pos: Position) -> None:
     # The generator makes only valid positions: the validator agrees.
     assert parse_position(pos.to_data()) == pos
+    # The quick test of "the rest goes home by itself" is the home run's verdict.
+    assert finishes_home(pos) == home_run(pos)[0].is_won()
     listed = legal_moves(pos)
     assert listed == legal_moves_by_refusal(pos)
     assert {m for m in every_candidate(pos) if refusal(pos, m) is None} == set(listed)
@@ -219,3 +228,25 @@ def test_scattered_positions(pos: Position) -> None:
         after = apply_move(pos, m)
         assert_conserved(after)
         assert parse_position(after.to_data()) == after
+
+
+LIBRARY = Path(__file__).resolve().parent.parent / "puzzles"
+
+
+def test_finishes_home_agrees_with_the_home_run_along_every_library_key() -> None:
+    # Before its last move a key never reaches a finishing position (it is a shortest answer); after
+    # it, the rest goes home by itself.
+    from agnes_teach.engine import resolve
+    from agnes_teach.scenario import load_puzzles
+
+    verdicts = set()
+    for scenario in load_puzzles([str(LIBRARY)]):
+        pos = scenario.position
+        for text in (scenario.solution or []):
+            verdict = finishes_home(pos)
+            assert verdict == home_run(pos)[0].is_won(), scenario.id
+            verdicts.add(verdict)
+            pos = apply_move(pos, resolve(pos, text))
+        if scenario.solution:
+            assert finishes_home(pos) and home_run(pos)[0].is_won(), scenario.id
+    assert verdicts == {False}

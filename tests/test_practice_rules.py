@@ -35,7 +35,7 @@ from agnes_teach.tagger.wording import reason_text
 ROOT = Path(__file__).resolve().parent.parent
 LIBRARY = ROOT / "puzzles" / "small"
 # Four small library puzzles on four rules (small games, quick to explore whole).
-FILES = ["foundation.wrap/foundation-wrap-l200011-17-c11.yaml",
+FILES = ["foundation.wrap/foundation-wrap-l200011-34-c11.yaml",
          "tableau.wrap/tableau-wrap-l10003-28-c10.yaml",
          "tableau.empty/tableau-empty-d26-m8-c11.yaml", "stock.last-two/stock-last-two-l91136-26-c11.yaml"]
 

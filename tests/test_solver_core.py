@@ -158,3 +158,24 @@ def test_shared_losses_refute_a_lost_deal_with_fewer_states() -> None:
     assert (a.status, a.nodes) == (b.status, b.nodes) and a.status == "lost"
     alone = solve(pos, nodes=200_000, engine="c", share_losses=False)
     assert alone.status == "lost" and alone.nodes > 2 * b.nodes
+
+
+def test_a_run_table_narrower_than_the_build_table_is_the_same_with_either_engine() -> None:
+    # The one-card-at-a-time believer of tableau.run keeps every host but links no run: the core
+    # takes the two tables apart, so it decides that player's game as the Python search does.
+    from agnes_teach.tagger.players import restricted_rules
+    from agnes_teach.themes import theme_for
+
+    believer = theme_for("tableau.run", "bernauer").believer
+    assert believer.restriction is not None
+    rng = random.Random("narrow-links")
+    verdicts = []
+    for _ in range(8):
+        pos = random_small_position(rng, "bernauer", rng.randint(9, 13))
+        rules = restricted_rules(pos, believer.restriction)
+        assert rules.on != rules.link and compiled.supports(FastState(pos, rules))
+        a = solve(pos, nodes=20_000, rules=rules, engine="python")
+        b = solve(pos, nodes=20_000, rules=rules, engine="c")
+        assert (a.status, a.nodes, a.solution) == (b.status, b.nodes, b.solution), pos.to_data()
+        verdicts.append(a.status)
+    assert "won" in verdicts

@@ -53,7 +53,9 @@ typedef struct { int col, lead, split; } Left;
 
 typedef struct {
     /* rules */
-    uint8_t on[NCARDS * NCARDS];
+    uint8_t on[NCARDS * NCARDS];   /* on[c * NCARDS + t]: c may be laid on t */
+    uint8_t link[NCARDS * NCARDS]; /* link[c * NCARDS + t]: c on t continues a run (a restriction may
+                                      narrow one table and not the other) */
     uint8_t rel[NCARDS], suit[NCARDS], empty_ok[NCARDS];
     uint8_t hosts[NCARDS][NCARDS], nhosts[NCARDS];
     uint8_t guests[NCARDS][NCARDS], nguests[NCARDS];
@@ -307,7 +309,7 @@ static void lost_add(Lost *l, uint64_t a, uint64_t b, int flag) {
 static inline int run_start(Search *s, int c) {
     const uint8_t *col = s->col[c];
     int i = s->clen[c] - 1;
-    while (i > 0 && s->on[col[i] * NCARDS + col[i - 1]]) i--;
+    while (i > 0 && s->link[col[i] * NCARDS + col[i - 1]]) i--;
     return i;
 }
 
@@ -331,7 +333,7 @@ static int gen_moves(Search *s, Move *out) {
         int top = col[len - 1];
         if (s->rel[top] == s->found[s->suit[top]]) put(out, &n, TAIL, i, len - 1, HOME, top, 1);
         int start = len - 1;
-        while (start > 0 && s->on[col[start] * NCARDS + col[start - 1]]) start--;
+        while (start > 0 && s->link[col[start] * NCARDS + col[start - 1]]) start--;
         int stop = s->whole ? start + 1 : len;
         for (int d = start; d < stop; d++) {
             int card = col[d];
@@ -597,7 +599,7 @@ static void try_home(Relax *r, int c) {
 static void try_leave(Relax *r, int c) {
     Search *s = r->s;
     if (r->leave[c]) return;
-    if (!(r->top[c] || (!r->in_stack[c] && r->above[c] >= 0 && s->on[r->above[c] * NCARDS + c]))) return;
+    if (!(r->top[c] || (!r->in_stack[c] && r->above[c] >= 0 && s->link[r->above[c] * NCARDS + c]))) return;
     int ok = r->empty && s->empty_ok[c];
     for (int h = 0; h < s->nhosts[c] && !ok; h++) {
         int t = s->hosts[c][h];
@@ -694,7 +696,7 @@ static int may_use_after_one_more(Search *s, const Left *l) {
         if (!s->tight_lookahead) rs = 0; /* the looser test, kept to measure: any card of another column */
         if (rs > 0) {
             second = rs - 1;
-            while (second > 0 && s->on[col[second] * NCARDS + col[second - 1]]) second--;
+            while (second > 0 && s->link[col[second] * NCARDS + col[second - 1]]) second--;
         }
         for (int i = second; i < n; i++) lead[col[i]] = 1;
         for (int i = rs > 0 ? rs - 1 : 0; i < n; i++) top[col[i]] = 1;
@@ -973,7 +975,7 @@ static int run(Search *s, long long limit) {
             if (s->prune && m.kind == TAIL && m.dest >= 0) {
                 left.col = m.src;
                 left.lead = m.card;
-                left.split = m.depth > 0 && s->on[m.card * NCARDS + s->col[m.src][m.depth - 1]];
+                left.split = m.depth > 0 && s->link[m.card * NCARDS + s->col[m.src][m.depth - 1]];
                 lp = &left;
             }
             apply(s, &m);
@@ -1041,7 +1043,7 @@ static int read_piles(PyObject *list, uint8_t piles[][NCARDS], int *lens, int *c
 }
 
 /* new(tables, state, prune, deal_first, max_slots) -> search handle.
- *   tables = (on, rel, suit, empty_ok, whole, fret, stack_home, stack_tag, deals, live, free, card_at)
+ *   tables = (on, link, rel, suit, empty_ok, whole, fret, stack_home, stack_tag, deals, live, free, card_at)
  *   state  = (cols, stacks, found, stock, deals_done) */
 static PyObject *core_new(PyObject *self, PyObject *args) {
     PyObject *tables, *state;
@@ -1058,9 +1060,9 @@ static PyObject *core_new(PyObject *self, PyObject *args) {
         lost = PyCapsule_GetPointer(lost_obj, "agnes_teach.solver._core.Lost");
         if (!lost) return NULL;
     }
-    PyObject *on, *rel, *suit, *empty_ok, *stack_home, *stack_tag, *deals, *live, *free_l, *card_at;
+    PyObject *on, *link, *rel, *suit, *empty_ok, *stack_home, *stack_tag, *deals, *live, *free_l, *card_at;
     int whole, fret;
-    if (!PyArg_ParseTuple(tables, "SSSSppSSO!O!O!S", &on, &rel, &suit, &empty_ok, &whole, &fret, &stack_home,
+    if (!PyArg_ParseTuple(tables, "SSSSSppSSO!O!O!S", &on, &link, &rel, &suit, &empty_ok, &whole, &fret, &stack_home,
                           &stack_tag, &PyList_Type, &deals, &PyList_Type, &live, &PyList_Type, &free_l, &card_at))
         return NULL;
     PyObject *cols, *stacks, *found, *stock;
@@ -1073,7 +1075,8 @@ static PyObject *core_new(PyObject *self, PyObject *args) {
     Py_ssize_t n;
     int tmp[MAXPILES], cnt;
     uint8_t tmp_piles[MAXDEALS + 1][NCARDS];
-    if (read_bytes(on, s->on, NCARDS * NCARDS, NULL, "on") < 0 || read_bytes(rel, s->rel, NCARDS, NULL, "rel") < 0
+    if (read_bytes(on, s->on, NCARDS * NCARDS, NULL, "on") < 0
+        || read_bytes(link, s->link, NCARDS * NCARDS, NULL, "link") < 0 || read_bytes(rel, s->rel, NCARDS, NULL, "rel") < 0
         || read_bytes(suit, s->suit, NCARDS, NULL, "suit") < 0
         || read_bytes(empty_ok, s->empty_ok, NCARDS, NULL, "empty_ok") < 0
         || read_bytes(stack_home, s->stack_home, MAXPILES, &n, "stack_home") < 0)

@@ -38,17 +38,17 @@ def lost_table() -> object:
 
 
 def supports(state: FastState) -> bool:
-    """Can the compiled core play this profile?  It knows one table for building and runs, deals
-    onto reserve piles and exposed cells, and an empty-column rule by card; Agnes Sorel (runs by
-    suit, deals onto the columns) is left to the Python search."""
+    """Can the compiled core play this profile?  It knows a table for building and one for runs,
+    deals onto reserve piles and exposed cells, and an empty-column rule by card; Agnes Sorel (deals
+    onto the columns, one card at a time into a space) is left to the Python search."""
     r = state.rules
-    return r.on == r.link and not r.deals_onto_columns and not r.empty_single_only
+    return not r.deals_onto_columns and not r.empty_single_only
 
 
 def _tables(state: FastState) -> tuple[object, ...]:
     r = state.rules
     return (
-        bytes(r.on), bytes(r.rel), bytes(r.suit), bytes(r.is_empty_rank),
+        bytes(r.on), bytes(r.link), bytes(r.rel), bytes(r.suit), bytes(r.is_empty_rank),
         r.whole_runs_only, r.foundation_return,
         bytes(r.stack_home), bytes(tag[0] for tag in r.stack_tag),
         [bytes(d) for d in r.deals],
