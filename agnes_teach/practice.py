@@ -247,8 +247,9 @@ def _analyse(scenario_id: str, start: Position, key: KeyLine) -> PracticeAnalysi
     cross_check_refusals(graph, refusals, leads, dests, scenario_id)
     # Pickability is read off a row, and rows are shared: asked once per row, not per card and state.
     pickable: dict[int, bool] = {}
-    free = [[pickable[id(row)] if id(row) in pickable else pickable.setdefault(id(row), can_pick_up(dests, row))
-             for row in per_card] for per_card in refusals]
+    for row in {id(row): row for per_card in refusals for row in per_card}.values():
+        pickable[id(row)] = can_pick_up(dests, row)
+    free = [[pickable[id(row)] for row in per_card] for per_card in refusals]
     deal = [None if (why := refusal(pos, DEAL_MOVE)) is None else refusal_key(why) for pos in graph.states]
     return PracticeAnalysis(
         graph=graph,
@@ -376,6 +377,8 @@ OnBoardKey = tuple[int, Source, int, Pile | bool, int | None]
 # has home, and every column's top card (None: empty): all that its :data:`OnBoardKey` per
 # destination reads.
 OnBoardRowKey = tuple[int, Source, int, tuple[int | None, ...]]
+# The stock's size and the foundations: which cards are off the board, and each one's key.
+OffBoardGroup = tuple[int, tuple[int, int, int, int]]
 
 
 @dataclass
@@ -390,7 +393,7 @@ class Shared:
     keys: dict[RefusalKey, RefusalKey] = field(default_factory=dict)
     rows: dict[RefusalRow, RefusalRow] = field(default_factory=dict)
     off_board: dict[OffBoardKey, RefusalRow] = field(default_factory=dict)
-    off_board_at: dict[tuple[int, tuple[int, int, int, int]], dict[int, RefusalRow]] = field(default_factory=dict)
+    off_board_at: dict[OffBoardGroup, dict[int, RefusalRow]] = field(default_factory=dict)
     on_board: dict[OnBoardKey, RefusalKey | None] = field(default_factory=dict)
     on_board_rows: dict[OnBoardRowKey, RefusalRow] = field(default_factory=dict)
     legal_at: dict[int, tuple[int, ...]] = field(default_factory=dict)
@@ -425,8 +428,8 @@ def on_board_key(pos: Position, card: int, source: Source, dest: Pile) -> OnBoar
     it, whether its run goes on below), how many cards of its suit are home (the next one its
     foundation takes; whether it is a foundation's top card), and for a column destination
     whether it is the card's own, whether it is empty and its top card (a reserve pile or an
-    exposed cell refuses every card whatever it holds).  The profile and the base are the game's.  ``cross_check_refusals``
-    confirms it on a spread of states."""
+    exposed cell refuses every card whatever it holds).  The profile and the base are the game's.
+    ``cross_check_refusals`` confirms it on a spread of states."""
     if not dest.is_column:
         return (card, source, pos.foundations[suit_of(card)], dest, None)
     # A column by whether the card lies in it, not by its number: the rules read whether a move
