@@ -387,14 +387,16 @@ class Shared:
     answers, which as tuples of their own would take gigabytes.  `off_board`: the rows of cards
     off the board (:func:`off_board_key`); `off_board_at`: those rows by card, per stock size and
     foundations (which say which cards are off the board, and each one's key); `on_board_rows`:
-    whole rows of cards on the board (:data:`OnBoardRowKey`); `legal_at`: per row (by identity:
-    rows are held once), the destinations it answers legal."""
+    whole rows of cards on the board (:data:`OnBoardRowKey`); `on_board`: their answers per
+    :func:`on_board_key`, its card, source and count home numbered in `where`; `legal_at`: per row
+    (by identity: rows are held once), the destinations it answers legal."""
 
     keys: dict[RefusalKey, RefusalKey] = field(default_factory=dict)
     rows: dict[RefusalRow, RefusalRow] = field(default_factory=dict)
     off_board: dict[OffBoardKey, RefusalRow] = field(default_factory=dict)
     off_board_at: dict[OffBoardGroup, dict[int, RefusalRow]] = field(default_factory=dict)
-    on_board: dict[OnBoardKey, RefusalKey | None] = field(default_factory=dict)
+    where: dict[tuple[int, Source, int], int] = field(default_factory=dict)
+    on_board: dict[tuple[int, Pile | bool, int | None], RefusalKey | None] = field(default_factory=dict)
     on_board_rows: dict[OnBoardRowKey, RefusalRow] = field(default_factory=dict)
     legal_at: dict[int, tuple[int, ...]] = field(default_factory=dict)
     leads: dict[LeadKey, Lead] = field(default_factory=dict)
@@ -466,11 +468,18 @@ def _row(pos: Position, card: int, dests: list[Pile], legal: set[Move], shared: 
 def _on_board_row(pos: Position, card: int, source: Source, dests: list[Pile], legal: set[Move],
                   shared: Shared) -> RefusalRow:
     """An on-board card's refusals, each asked of the engine once per :func:`on_board_key` (a move
-    answered legal is checked against the state's edges by :func:`card_refusals`)."""
+    answered legal is checked against the state's edges by :func:`card_refusals`).  The key's
+    first three parts, the same for every destination, are numbered once, so that each
+    destination's look-up hashes three small values rather than the card's pile."""
+    where = (card, source, pos.foundations[suit_of(card)])
+    number = shared.where.get(where)
+    if number is None:
+        number = shared.where[where] = len(shared.where)
     row: list[RefusalKey | None] = []
     asked = shared.on_board
     for dest in dests:
-        key = on_board_key(pos, card, source, dest)
+        _card, _source, _home, to, top = on_board_key(pos, card, source, dest)
+        key = (number, to, top)
         why = asked[key] if key in asked else asked.setdefault(key, _answer(pos, card, dest, legal, shared))
         row.append(why)
     whole = tuple(row)
