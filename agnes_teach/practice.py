@@ -225,9 +225,19 @@ def explore_for_page(start: Position) -> tuple[GameGraph | None, bool]:
     learner's every move if that game has at most FULL_STATES states, else the game with safe moves
     home played at once, up to PRACTICE_MAX_STATES (not where cards may come back from the foundations:
     there a safe move is safe only if they may not, so a loss in that game would be no proof)."""
-    full_bound = PRACTICE_MAX_STATES if start.profile.foundation_return else FULL_STATES
-    graph = explore(start, full_bound, play_safe_home=False, merge_symmetric=True)
-    if graph is not None or start.profile.foundation_return:
+    if start.profile.foundation_return:
+        return explore(start, PRACTICE_MAX_STATES, play_safe_home=False, merge_symmetric=True), False
+    if start.stock:
+        # A game with a stock to deal is mostly too large to play whole: its game with safe cards sent
+        # home comes first.  Each of its states is one of the learner's game, so when it has more than
+        # FULL_STATES, so has the learner's, and the 3,000 states exploring that would cost are saved.
+        safe_home = explore(start, PRACTICE_MAX_STATES, play_safe_home=True, merge_symmetric=True)
+        if safe_home is None or len(safe_home.states) > FULL_STATES:
+            return safe_home, True
+        graph = explore(start, FULL_STATES, play_safe_home=False, merge_symmetric=True)
+        return (graph, False) if graph is not None else (safe_home, True)
+    graph = explore(start, FULL_STATES, play_safe_home=False, merge_symmetric=True)
+    if graph is not None:
         return graph, False
     return explore(start, PRACTICE_MAX_STATES, play_safe_home=True, merge_symmetric=True), True
 
