@@ -17,7 +17,10 @@ states is explored again as the game in which the cards that can go home with
 no possible harm go there by themselves after each move (the generator's game,
 ``play_safe_home``; a win there is a win, and with foundations final a loss
 there is a loss); the page says so.  A puzzle whose game has more than
-``PRACTICE_MAX_STATES`` states even then is not analysed.
+``PRACTICE_MAX_STATES`` states even then is not analysed.  (A game with a stock
+is explored the other way round, the safe-home game first: its states are
+states of the learner's game, so when it alone has more than ``FULL_STATES``
+the learner's game is not explored at all.)
 
 Every move that turns a winnable state into a lost one carries the answer
 key's explanation: at a position of the key's line, the very explanation the
@@ -30,8 +33,10 @@ the move, then the cost, ``why_loses``).
 The engine is asked about every card on the board (in a pile, or on top of its
 foundation) and every destination once per what its rules read
 (:func:`on_board_key`: the card's pile and its place in it, the foundations,
-the destination and its top card), not once per state: a move changes two
-piles, so nearly every such question recurs in the next state.  A card off the
+the destination and its top card, a column by whether it is the card's own,
+not by its number), not once per state: a move changes two piles, so nearly
+every such question recurs in the next state; a card's whole row is kept once
+per where it lies and every column's top card (:data:`OnBoardRowKey`).  A card off the
 board (in the stock, or under another card of its foundation) is asked about
 once per stock, foundations and deals done (:func:`off_board_key`): its refusal
 reads no pile of the board.  At the start, the last state and a dozen others,
