@@ -17,7 +17,10 @@ states is explored again as the game in which the cards that can go home with
 no possible harm go there by themselves after each move (the generator's game,
 ``play_safe_home``; a win there is a win, and with foundations final a loss
 there is a loss); the page says so.  A puzzle whose game has more than
-``PRACTICE_MAX_STATES`` states even then is not analysed.
+``PRACTICE_MAX_STATES`` states even then is not analysed.  (A game with a stock
+is explored the other way round, the safe-home game first: its states are
+states of the learner's game, so when it alone has more than ``FULL_STATES``
+the learner's game is not explored at all.)
 
 Every move that turns a winnable state into a lost one carries the answer
 key's explanation: at a position of the key's line, the very explanation the
@@ -30,8 +33,10 @@ the move, then the cost, ``why_loses``).
 The engine is asked about every card on the board (in a pile, or on top of its
 foundation) and every destination once per what its rules read
 (:func:`on_board_key`: the card's pile and its place in it, the foundations,
-the destination and its top card), not once per state: a move changes two
-piles, so nearly every such question recurs in the next state.  A card off the
+the destination and its top card, a column by whether it is the card's own,
+not by its number), not once per state: a move changes two piles, so nearly
+every such question recurs in the next state; a card's whole row is kept once
+per where it lies and every column's top card (:data:`OnBoardRowKey`).  A card off the
 board (in the stock, or under another card of its foundation) is asked about
 once per stock, foundations and deals done (:func:`off_board_key`): its refusal
 reads no pile of the board.  At the start, the last state and a dozen others,
@@ -225,9 +230,19 @@ def explore_for_page(start: Position) -> tuple[GameGraph | None, bool]:
     learner's every move if that game has at most FULL_STATES states, else the game with safe moves
     home played at once, up to PRACTICE_MAX_STATES (not where cards may come back from the foundations:
     there a safe move is safe only if they may not, so a loss in that game would be no proof)."""
-    full_bound = PRACTICE_MAX_STATES if start.profile.foundation_return else FULL_STATES
-    graph = explore(start, full_bound, play_safe_home=False, merge_symmetric=True)
-    if graph is not None or start.profile.foundation_return:
+    if start.profile.foundation_return:
+        return explore(start, PRACTICE_MAX_STATES, play_safe_home=False, merge_symmetric=True), False
+    if start.stock:
+        # A game with a stock to deal is mostly too large to play whole: its game with safe cards sent
+        # home comes first.  Each of its states is one of the learner's game, so when it has more than
+        # FULL_STATES, so has the learner's, and the 3,000 states exploring that would cost are saved.
+        safe_home = explore(start, PRACTICE_MAX_STATES, play_safe_home=True, merge_symmetric=True)
+        if safe_home is None or len(safe_home.states) > FULL_STATES:
+            return safe_home, True
+        graph = explore(start, FULL_STATES, play_safe_home=False, merge_symmetric=True)
+        return (graph, False) if graph is not None else (safe_home, True)
+    graph = explore(start, FULL_STATES, play_safe_home=False, merge_symmetric=True)
+    if graph is not None:
         return graph, False
     return explore(start, PRACTICE_MAX_STATES, play_safe_home=True, merge_symmetric=True), True
 
@@ -245,6 +260,11 @@ def _analyse(scenario_id: str, start: Position, key: KeyLine) -> PracticeAnalysi
     refusals = [card_refusals(graph, i, dests, shared) for i in range(len(graph.states))]
     leads = [typed_leads(pos, shared) for pos in graph.states]
     cross_check_refusals(graph, refusals, leads, dests, scenario_id)
+    # Pickability is read off a row, and rows are shared: asked once per row, not per card and state.
+    pickable: dict[int, bool] = {}
+    for row in {id(row): row for per_card in refusals for row in per_card}.values():
+        pickable[id(row)] = can_pick_up(dests, row)
+    free = [[pickable[id(row)] for row in per_card] for per_card in refusals]
     deal = [None if (why := refusal(pos, DEAL_MOVE)) is None else refusal_key(why) for pos in graph.states]
     return PracticeAnalysis(
         graph=graph,
@@ -253,7 +273,7 @@ def _analyse(scenario_id: str, start: Position, key: KeyLine) -> PracticeAnalysi
         winnable=winnable,
         line=graph.line_edges(),
         refusals=refusals,
-        free=[[can_pick_up(dests, row) for row in per_card] for per_card in refusals],
+        free=free,
         deal=deal,
         leads=leads,
         empty=empty_source_refusals(start, dests),
@@ -363,20 +383,37 @@ OffBoardKey = tuple[int, bool, int]
 # card: the foundation, by suit, and its depth there).
 Source = tuple[PileKind, int, bool, Cards]
 # An on-board card's refusal for one destination is asked once per: the card, where it lies, how
-# many cards its suit has home, the destination and, for a column, the card on top of it.
-OnBoardKey = tuple[int, Source, int, Pile, int | None]
+# many cards its suit has home, the destination (a column by whether it is the card's own, not by
+# its number: no rule reads which column it is) and, for a column, the card on top of it.
+OnBoardKey = tuple[int, Source, int, Pile | bool, int | None]
+
+
+# An on-board card's whole row is asked once per: the card, where it lies, how many cards its suit
+# has home, and every column's top card (None: empty): all that its :data:`OnBoardKey` per
+# destination reads.
+OnBoardRowKey = tuple[int, Source, int, tuple[int | None, ...]]
+# The stock's size and the foundations: which cards are off the board, and each one's key.
+OffBoardGroup = tuple[int, tuple[int, int, int, int]]
 
 
 @dataclass
 class Shared:
     """Refusal keys and rows met before, each held once: a 20,000-state game has about 19 million
     answers, which as tuples of their own would take gigabytes.  `off_board`: the rows of cards
-    off the board (:func:`off_board_key`)."""
+    off the board (:func:`off_board_key`); `off_board_at`: those rows by card, per stock size and
+    foundations (which say which cards are off the board, and each one's key); `on_board_rows`:
+    whole rows of cards on the board (:data:`OnBoardRowKey`); `on_board`: their answers per
+    :func:`on_board_key`, its card, source and count home numbered in `where`; `legal_at`: per row
+    (by identity: rows are held once), the destinations it answers legal."""
 
     keys: dict[RefusalKey, RefusalKey] = field(default_factory=dict)
     rows: dict[RefusalRow, RefusalRow] = field(default_factory=dict)
     off_board: dict[OffBoardKey, RefusalRow] = field(default_factory=dict)
-    on_board: dict[OnBoardKey, RefusalKey | None] = field(default_factory=dict)
+    off_board_at: dict[OffBoardGroup, dict[int, RefusalRow]] = field(default_factory=dict)
+    where: dict[tuple[int, Source, int], int] = field(default_factory=dict)
+    on_board: dict[tuple[int, Pile | bool, int | None], RefusalKey | None] = field(default_factory=dict)
+    on_board_rows: dict[OnBoardRowKey, RefusalRow] = field(default_factory=dict)
+    legal_at: dict[int, tuple[int, ...]] = field(default_factory=dict)
     leads: dict[LeadKey, Lead] = field(default_factory=dict)
 
 
@@ -407,14 +444,17 @@ def on_board_key(pos: Position, card: int, source: Source, dest: Pile) -> OnBoar
     (``predicates.py``): where the card lies (the cards on it, whose run it heads; the card under
     it, whether its run goes on below), how many cards of its suit are home (the next one its
     foundation takes; whether it is a foundation's top card), and for a column destination
-    whether it is empty and its top card (a reserve pile or an exposed cell refuses every card
-    whatever it holds).  The profile and the base are the game's.  ``cross_check_refusals``
-    confirms it on a spread of states."""
-    top = None
-    if dest.is_column:
-        pile = pos.pile(dest)
-        top = pile[-1] if pile else None
-    return (card, source, pos.foundations[suit_of(card)], dest, top)
+    whether it is the card's own, whether it is empty and its top card (a reserve pile or an
+    exposed cell refuses every card whatever it holds).  The profile and the base are the game's.
+    ``cross_check_refusals`` confirms it on a spread of states."""
+    if not dest.is_column:
+        return (card, source, pos.foundations[suit_of(card)], dest, None)
+    # A column by whether the card lies in it, not by its number: the rules read whether a move
+    # stays in its column, never which column it goes to, so a top card met in another column
+    # (a run moved there) is answered again from the same key.
+    pile = pos.tableau[dest.offset]
+    own = source[0] is PileKind.COLUMN and source[1] == dest.offset
+    return (card, source, pos.foundations[suit_of(card)], own, pile[-1] if pile else None)
 
 
 def off_board_key(pos: Position, card: int) -> OffBoardKey:
@@ -442,18 +482,20 @@ def _row(pos: Position, card: int, dests: list[Pile], legal: set[Move], shared: 
 
 def _on_board_row(pos: Position, card: int, source: Source, dests: list[Pile], legal: set[Move],
                   shared: Shared) -> RefusalRow:
-    """An on-board card's refusals, each asked of the engine once per :func:`on_board_key`; a move
-    answered legal must be one the state's edges hold."""
+    """An on-board card's refusals, each asked of the engine once per :func:`on_board_key` (a move
+    answered legal is checked against the state's edges by :func:`card_refusals`).  The key's
+    first three parts, the same for every destination, are numbered once, so that each
+    destination's look-up hashes three small values rather than the card's pile."""
+    where = (card, source, pos.foundations[suit_of(card)])
+    number = shared.where.get(where)
+    if number is None:
+        number = shared.where[where] = len(shared.where)
     row: list[RefusalKey | None] = []
     asked = shared.on_board
     for dest in dests:
-        key = on_board_key(pos, card, source, dest)
-        if key in asked:
-            why = asked[key]
-            if why is None and Move(Card(card), dest) not in legal:
-                raise PracticeError(f"{Move(Card(card), dest)} is legal but not generated")
-        else:
-            why = asked[key] = _answer(pos, card, dest, legal, shared)
+        _card, _source, _home, to, top = on_board_key(pos, card, source, dest)
+        key = (number, to, top)
+        why = asked[key] if key in asked else asked.setdefault(key, _answer(pos, card, dest, legal, shared))
         row.append(why)
     whole = tuple(row)
     return shared.rows.setdefault(whole, whole)
@@ -462,22 +504,42 @@ def _on_board_row(pos: Position, card: int, source: Source, dests: list[Pile], l
 def card_refusals(graph: GameGraph, index: int, dests: list[Pile],
                   shared: Shared | None = None) -> list[RefusalRow]:
     """Per card, per destination: the engine's refusal of the move from state `index`, None if legal
-    (equal keys and rows taken from `shared`; a card off the board asked once per its
-    :func:`off_board_key`)."""
+    (equal keys and rows taken from `shared`; a card on the board asked once per
+    :data:`OnBoardRowKey`, each destination once per :func:`on_board_key`; a card off the board
+    once per its :func:`off_board_key`).  Every move a row answers legal must be one of the
+    state's edges."""
     shared = shared or Shared()
     pos = graph.states[index]
     legal = {m for m, _j in graph.edges[index]}
     seen = sources(pos)
+    tops = tuple(column[-1] if column else None for column in pos.tableau)
+    # The stock's size and the foundations say which cards are off the board (every card is in the
+    # stock, home, or on the board), so states sharing them share those cards' rows.
+    off_board = shared.off_board_at.setdefault((len(pos.stock), pos.foundations), {})
     per_card = []
     for card in range(52):
         source = seen.get(card)
-        if source is not None:
-            per_card.append(_on_board_row(pos, card, source, dests, legal, shared))
-            continue
-        key = off_board_key(pos, card)
-        if key not in shared.off_board:
-            shared.off_board[key] = _row(pos, card, dests, legal, shared)
-        per_card.append(shared.off_board[key])
+        row: RefusalRow | None
+        if source is None:
+            row = off_board.get(card)
+            if row is None:
+                key = off_board_key(pos, card)
+                row = shared.off_board.get(key)
+                if row is None:
+                    row = shared.off_board[key] = _row(pos, card, dests, legal, shared)
+                off_board[card] = row
+        else:
+            row_key = (card, source, pos.foundations[suit_of(card)], tops)
+            row = shared.on_board_rows.get(row_key)
+            if row is None:
+                row = shared.on_board_rows[row_key] = _on_board_row(pos, card, source, dests, legal, shared)
+        at = shared.legal_at.get(id(row))
+        if at is None:
+            at = shared.legal_at[id(row)] = tuple(d for d, why in enumerate(row) if why is None)
+        for d in at:
+            if Move(Card(card), dests[d]) not in legal:
+                raise PracticeError(f"{Move(Card(card), dests[d])} is legal but not generated")
+        per_card.append(row)
     return per_card
 
 
@@ -492,8 +554,9 @@ def cross_check_refusals(graph: GameGraph, refusals: list[list[RefusalRow]], lea
         pos = graph.states[i]
         legal = {m for m, _j in graph.edges[i]}
         seen = on_board(pos)
+        fresh = Shared()  # equal keys held once; no answer is taken from it (_row asks the engine)
         for card in range(52):
-            if _row(pos, card, dests, legal, Shared()) != refusals[i][card]:
+            if _row(pos, card, dests, legal, fresh) != refusals[i][card]:
                 where = "on the board" if card in seen else "off the board"
                 raise PracticeError(f"{scenario_id}: state {i}: the refusals of {card_name(Card(card))}, "
                                     f"{where}, depend on more than the positions that share them")
@@ -531,15 +594,16 @@ def typed_leads(pos: Position, shared: Shared | None = None) -> list[list[Lead]]
     return out
 
 
-# What resolving typed ``tI>tJ`` reads: the two columns' numbers, the source column's cards, and the
-# destination's top card (None: empty).  The moves it chooses among are the source's cards to the
-# destination, which the rules answer from these (see :func:`on_board_key`).
-LeadKey = tuple[int, int, Cards, int | None]
+# What resolving typed ``tI>tJ`` (two different columns) reads: the source column's number and
+# cards, and the destination's top card (None: empty).  The moves it chooses among are the source's
+# cards to the destination, which the rules answer from these (see :func:`on_board_key`: not from
+# the destination's number).
+LeadKey = tuple[int, Cards, int | None]
 
 
 def lead_key(pos: Position, source: int, dest: int) -> LeadKey:
     column = pos.tableau[dest]
-    return (source, dest, pos.tableau[source], column[-1] if column else None)
+    return (source, pos.tableau[source], column[-1] if column else None)
 
 
 def _lead(pos: Position, source: int, dest: int) -> Lead:
