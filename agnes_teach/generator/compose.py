@@ -31,14 +31,14 @@ from collections.abc import Iterator, Sequence
 
 from ..board import move_tables
 from ..cards import Card, make_card, rank_at, rank_index, rank_of, suit_of
-from ..engine import apply_unchecked, legal_moves
+from ..engine import apply_unchecked, legal_moves, locate
 from ..piles import Pile, PileKind
 from ..position import Position
 from ..profile import Profile
 from ..registry import Verdict
 from ..solver import solve
 from ..tagger.crux import competes
-from ..tagger.misconception import Misconception
+from ..tagger.misconception import Misconception, added_moves
 from ..themes import Recipe as Recipe  # the themes' data, read here (and named here for them)
 from ..themes import Tempting, theme_for
 
@@ -178,6 +178,13 @@ def refused_on_offer(pos: Position, tempting: Tempting) -> bool:
     return found is not None and found.rule is not None
 
 
+def refused_uncovers(pos: Position, believer: Misconception) -> bool:
+    """Does a move `believer`'s belief adds, one the rules refuse, take a card off another in
+    `pos` (the shortcut the believer sees frees a card)?"""
+    return any(move.card is not None and locate(pos, move.card).depth > 0
+               for move in added_moves(pos, believer))
+
+
 def _next_deal_kinds(profile: Profile, deals_done: int) -> set[PileKind]:
     """The kinds of pile the next deal lands on (none when the stock is out)."""
     if deals_done >= len(profile.stock_deals):
@@ -260,10 +267,12 @@ def layouts(number: int, profile: Profile, theme_id: str, count: int = LAYOUTS_P
     recipe = theme.recipe
     believer = theme.believer if recipe.contested else None
     tempting = theme.tempting if recipe.refused_on_offer else None
+    adding = theme.believer if recipe.refused_uncovers else None
     for k in range(1, count + 1):
         for _ in range(LOSING_CONTEST_TRIES if recipe.contest_loses else TRIES):
             pos = compose(rng, profile, recipe)
             if pos is not None and (believer is None or contested(pos, believer, recipe.contest_loses)) \
-                    and (tempting is None or refused_on_offer(pos, tempting)):
+                    and (tempting is None or refused_on_offer(pos, tempting)) \
+                    and (adding is None or refused_uncovers(pos, adding)):
                 yield k, pos
                 break
