@@ -79,12 +79,13 @@ def test_layouts_hold_what_their_recipe_asks(theme: str) -> None:
             if recipe.contest_loses:  # one of them loses, while the layout is won
                 assert solve(pos).status == Verdict.WON
                 assert any(solve(apply_unchecked(pos, m)).status == Verdict.LOST for m in rivals)
-        if recipe.refused_uncovers:
-            # A move the belief adds is on offer, refused by the theme's rule, and takes its card
-            # off another.
+        if recipe.refused_unblocks:
+            # A move the belief adds is on offer, refused by the theme's rule, for a card that lies
+            # on another and that no legal move takes.
             believer = theme_for(theme, profile.id).believer
+            moved = {m.card for m in legal_moves(pos)}
             shortcuts = [m for m in added_moves(pos, believer)
-                         if m.card is not None and locate(pos, m.card).depth > 0]
+                         if m.card is not None and m.card not in moved and locate(pos, m.card).depth > 0]
             assert shortcuts
             assert all(getattr(refusal(pos, m), "rule", None) == theme for m in shortcuts)
         assert len(pos.stock) == profile.stock_sizes()[-1 - recipe.deals_left]

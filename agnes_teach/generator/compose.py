@@ -178,10 +178,12 @@ def refused_on_offer(pos: Position, tempting: Tempting) -> bool:
     return found is not None and found.rule is not None
 
 
-def refused_uncovers(pos: Position, believer: Misconception) -> bool:
-    """Does a move `believer`'s belief adds, one the rules refuse, take a card off another in
-    `pos` (the shortcut the believer sees frees a card)?"""
-    return any(move.card is not None and locate(pos, move.card).depth > 0
+def refused_unblocks(pos: Position, believer: Misconception) -> bool:
+    """Does a move `believer`'s belief adds, one the rules refuse, take a card off another in `pos`,
+    a card no legal move takes anywhere (the believer's shortcut is the only way it sees to free
+    what lies under it)?"""
+    moved = {move.card for move in legal_moves(pos)}
+    return any(move.card is not None and move.card not in moved and locate(pos, move.card).depth > 0
                for move in added_moves(pos, believer))
 
 
@@ -267,12 +269,12 @@ def layouts(number: int, profile: Profile, theme_id: str, count: int = LAYOUTS_P
     recipe = theme.recipe
     believer = theme.believer if recipe.contested else None
     tempting = theme.tempting if recipe.refused_on_offer else None
-    adding = theme.believer if recipe.refused_uncovers else None
+    adding = theme.believer if recipe.refused_unblocks else None
     for k in range(1, count + 1):
         for _ in range(LOSING_CONTEST_TRIES if recipe.contest_loses else TRIES):
             pos = compose(rng, profile, recipe)
             if pos is not None and (believer is None or contested(pos, believer, recipe.contest_loses)) \
                     and (tempting is None or refused_on_offer(pos, tempting)) \
-                    and (adding is None or refused_uncovers(pos, adding)):
+                    and (adding is None or refused_unblocks(pos, adding)):
                 yield k, pos
                 break

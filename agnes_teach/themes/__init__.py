@@ -92,9 +92,10 @@ class Recipe:
     # The theme's tempting move, one its rule refuses, is on offer at the start: the shortcut a
     # believer who holds it legal plans with is there to be seen.
     refused_on_offer: bool = False
-    # A move the theme's belief adds (one its rule refuses) is on offer at the start and takes a
-    # card off another: the shortcut a believer sees frees a card, so a plan may need it.
-    refused_uncovers: bool = False
+    # A move the theme's belief adds (one its rule refuses) is on offer at the start for a card that
+    # lies on another and has no legal move: the shortcut a believer sees is the only way it sees to
+    # free what lies under that card, so a plan may need it.
+    refused_unblocks: bool = False
 
 
 class Layout(Protocol):
