@@ -31,7 +31,7 @@ from collections.abc import Iterator, Sequence
 
 from ..board import move_tables
 from ..cards import Card, make_card, rank_at, rank_index, rank_of, suit_of
-from ..engine import apply_unchecked, legal_moves, locate
+from ..engine import apply_unchecked, legal_moves
 from ..piles import Pile, PileKind
 from ..position import Position
 from ..profile import Profile
@@ -46,7 +46,7 @@ CARDS = (12, 24)  # cards not home in a composed layout (the reducer then cuts i
 BUILD_ON = 0.7  # how often a card goes onto a column top it fits, rather than into a dealt prefix
 LAYOUTS_PER_NUMBER = 40  # layouts drawn from one number's generator
 TRIES = 50  # attempts to lay out one layout before it is given up
-LOSING_CONTEST_TRIES = 1000  # for a recipe whose competing move must lose (few draws have one)
+LOSING_CONTEST_TRIES = 1000  # for a recipe whose competing (or any) move must lose (few draws have one)
 CONTEST_NODES = 20_000  # the solver's budget for one verdict of that check (undecided: rejected)
 
 
@@ -178,13 +178,10 @@ def refused_on_offer(pos: Position, tempting: Tempting) -> bool:
     return found is not None and found.rule is not None
 
 
-def refused_unblocks(pos: Position, believer: Misconception) -> bool:
-    """Does a move `believer`'s belief adds, one the rules refuse, take a card off another in `pos`,
-    a card no legal move takes anywhere (the believer's shortcut is the only way it sees to free
-    what lies under it)?"""
-    moved = {move.card for move in legal_moves(pos)}
-    return any(move.card is not None and move.card not in moved and locate(pos, move.card).depth > 0
-               for move in added_moves(pos, believer))
+def opens_on_decision(pos: Position) -> bool:
+    """Is `pos` won while one of its legal moves loses (both proved by the solver)?"""
+    return any(solve(apply_unchecked(pos, m), nodes=CONTEST_NODES).status == Verdict.LOST
+               for m in legal_moves(pos)) and solve(pos, nodes=CONTEST_NODES).status == Verdict.WON
 
 
 def _next_deal_kinds(profile: Profile, deals_done: int) -> set[PileKind]:
@@ -269,12 +266,13 @@ def layouts(number: int, profile: Profile, theme_id: str, count: int = LAYOUTS_P
     recipe = theme.recipe
     believer = theme.believer if recipe.contested else None
     tempting = theme.tempting if recipe.refused_on_offer else None
-    adding = theme.believer if recipe.refused_unblocks else None
+    adding = theme.believer if recipe.belief_adds else None
     for k in range(1, count + 1):
-        for _ in range(LOSING_CONTEST_TRIES if recipe.contest_loses else TRIES):
+        for _ in range(LOSING_CONTEST_TRIES if recipe.contest_loses or recipe.move_loses else TRIES):
             pos = compose(rng, profile, recipe)
             if pos is not None and (believer is None or contested(pos, believer, recipe.contest_loses)) \
                     and (tempting is None or refused_on_offer(pos, tempting)) \
-                    and (adding is None or refused_unblocks(pos, adding)):
+                    and (adding is None or bool(added_moves(pos, adding))) \
+                    and (not recipe.move_loses or opens_on_decision(pos)):
                 yield k, pos
                 break

@@ -138,7 +138,7 @@ THEME = Theme(
     detect=detects_move(goes_home_in_suit),
     believer=COLOUR_HOMER,
     tempting=distract_foundation_suit,
-    recipe=Recipe(most_cards=16, refused_unblocks=True),
+    recipe=Recipe(most_cards=16, belief_adds=True, move_loses=True),
     build=None,
     explain=explain,
     how="a foundation takes only the next card of its own suit; a player who sends a card home on "
