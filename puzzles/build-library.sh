@@ -42,6 +42,7 @@ chain_b() {
     small foundation.start 2 1-5000 --profile sorel-strict --any-rating
     small tableau.empty 12 1-5000 --profile agnes-ru
     small reserve.no-build 30 1-5000
+    small foundation.suit 30 1-5000
 }
 mkdir -p puzzles/small
 chain_a > puzzles/small/.chain-a.log 2>&1 &

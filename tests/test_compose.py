@@ -8,13 +8,14 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from agnes_teach.board import move_tables
-from agnes_teach.engine import apply_unchecked, legal_moves
+from agnes_teach.engine import apply_unchecked, legal_moves, refusal
 from agnes_teach.generator.compose import CARDS, layouts
 from agnes_teach.position import parse_position
 from agnes_teach.profile import get_profile
 from agnes_teach.registry import RuleId, Verdict
 from agnes_teach.solver import solve
 from agnes_teach.tagger.crux import competes
+from agnes_teach.tagger.misconception import added_moves
 from agnes_teach.tagger.teaching import cards_not_home
 from agnes_teach.themes import find_theme, theme_for, theme_ids
 
@@ -78,6 +79,14 @@ def test_layouts_hold_what_their_recipe_asks(theme: str) -> None:
             if recipe.contest_loses:  # one of them loses, while the layout is won
                 assert solve(pos).status == Verdict.WON
                 assert any(solve(apply_unchecked(pos, m)).status == Verdict.LOST for m in rivals)
+        if recipe.belief_adds:
+            # A move the belief adds is on offer, refused by the theme's rule.
+            added = added_moves(pos, theme_for(theme, profile.id).believer)
+            assert added
+            assert all(getattr(refusal(pos, m), "rule", None) == theme for m in added)
+        if recipe.move_loses:  # won, and a legal move loses
+            assert solve(pos).status == Verdict.WON
+            assert any(solve(apply_unchecked(pos, m)).status == Verdict.LOST for m in legal_moves(pos))
         assert len(pos.stock) == profile.stock_sizes()[-1 - recipe.deals_left]
 
 

@@ -31,6 +31,7 @@ detect_tableau_run = _theme("tableau.run").detect
 detect_tableau_wrap = _theme("tableau.wrap").detect
 detect_tableau_build = _theme("tableau.build").detect
 detect_reserve_no_build = _theme("reserve.no-build").detect
+detect_foundation_suit = _theme("foundation.suit").detect
 distract_foundation_start = _theme("foundation.start").tempting
 distract_reserve_top = _theme("reserve.top").tempting
 distract_stock_last_two = _theme("stock.last-two").tempting
@@ -107,6 +108,14 @@ TABLES: dict[str, tuple[Callable[[Lesson], bool], list[Row]]] = {
         (BUILD, "7D>f 6C>t4", "", False),  # 7D went home: 6C has no red 7 left
         (BUILD, "7S>t6 6C>t4", "", True),  # 7S onto 8D, then 6C onto 7D
         (BUILD, "6C>r1", "", False),  # refused
+    ]),
+    # The belief adds moves home by colour; the answer sends a card home on its own suit.
+    "foundation.suit": (detect_foundation_suit, [
+        (BUILD, "7D>f", "", True),  # the 7♦ is next on its own foundation
+        (BUILD, "8D>f", "", False),  # refused: the 7♦ comes first
+        (BUILD, "6C>t4", "", False),  # a build, no move home
+        (WRAP, "AH>f", "", False),  # the Ace turns the corner: another rule
+        (START, "5S>f", "", False),  # the base card opens its foundation: another rule
     ]),
     "tableau.run": (detect_tableau_run, [
         (RUN, "QD>t2 AC>t3", "", True),

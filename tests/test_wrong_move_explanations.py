@@ -46,6 +46,7 @@ LANGS = ("en", "ru", "es")
 # forbids), and the fields of the position it must name (cards shown in each language's letters).
 RULE_TERMS: dict[RuleId, str] = {
     RuleId.FOUNDATION_FINAL: "never comes back into play: once 8♣ is home it stays there, so 7♦ can never",
+    RuleId.FOUNDATION_SUIT: "grows only in its own suit: 10♠ cannot go on 9♣, and its own foundation waits",
     RuleId.FOUNDATION_START: "A foundation starts with the base rank, 3, not with an Ace: 3♣",
     RuleId.FOUNDATION_WRAP: "round the corner: with the base at K, A♥ follows K♥",
     RuleId.FOUNDATION_RETURN: "a card may come back from a foundation: its top card, Q♣, may return",

@@ -38,7 +38,7 @@ from ..profile import Profile
 from ..registry import Verdict
 from ..solver import solve
 from ..tagger.crux import competes
-from ..tagger.misconception import Misconception
+from ..tagger.misconception import Misconception, added_moves
 from ..themes import Recipe as Recipe  # the themes' data, read here (and named here for them)
 from ..themes import Tempting, theme_for
 
@@ -46,7 +46,7 @@ CARDS = (12, 24)  # cards not home in a composed layout (the reducer then cuts i
 BUILD_ON = 0.7  # how often a card goes onto a column top it fits, rather than into a dealt prefix
 LAYOUTS_PER_NUMBER = 40  # layouts drawn from one number's generator
 TRIES = 50  # attempts to lay out one layout before it is given up
-LOSING_CONTEST_TRIES = 1000  # for a recipe whose competing move must lose (few draws have one)
+LOSING_CONTEST_TRIES = 1000  # for a recipe whose competing (or any) move must lose (few draws have one)
 CONTEST_NODES = 20_000  # the solver's budget for one verdict of that check (undecided: rejected)
 
 
@@ -178,6 +178,12 @@ def refused_on_offer(pos: Position, tempting: Tempting) -> bool:
     return found is not None and found.rule is not None
 
 
+def opens_on_decision(pos: Position) -> bool:
+    """Is `pos` won while one of its legal moves loses (both proved by the solver)?"""
+    return any(solve(apply_unchecked(pos, m), nodes=CONTEST_NODES).status == Verdict.LOST
+               for m in legal_moves(pos)) and solve(pos, nodes=CONTEST_NODES).status == Verdict.WON
+
+
 def _next_deal_kinds(profile: Profile, deals_done: int) -> set[PileKind]:
     """The kinds of pile the next deal lands on (none when the stock is out)."""
     if deals_done >= len(profile.stock_deals):
@@ -260,10 +266,13 @@ def layouts(number: int, profile: Profile, theme_id: str, count: int = LAYOUTS_P
     recipe = theme.recipe
     believer = theme.believer if recipe.contested else None
     tempting = theme.tempting if recipe.refused_on_offer else None
+    adding = theme.believer if recipe.belief_adds else None
     for k in range(1, count + 1):
-        for _ in range(LOSING_CONTEST_TRIES if recipe.contest_loses else TRIES):
+        for _ in range(LOSING_CONTEST_TRIES if recipe.contest_loses or recipe.move_loses else TRIES):
             pos = compose(rng, profile, recipe)
             if pos is not None and (believer is None or contested(pos, believer, recipe.contest_loses)) \
-                    and (tempting is None or refused_on_offer(pos, tempting)):
+                    and (tempting is None or refused_on_offer(pos, tempting)) \
+                    and (adding is None or bool(added_moves(pos, adding))) \
+                    and (not recipe.move_loses or opens_on_decision(pos)):
                 yield k, pos
                 break

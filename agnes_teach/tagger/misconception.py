@@ -14,7 +14,7 @@ from ..board import top_run_start
 from ..cards import Card
 from ..engine import apply_unchecked, legal_moves, locate, refusal
 from ..moves import Move
-from ..piles import COLUMNS, Pile, PileKind
+from ..piles import COLUMNS, FOUNDATION, Pile, PileKind
 from ..position import Position
 from ..registry import Verdict
 from ..solver import canonical_key, solve
@@ -30,6 +30,9 @@ PLAN_NODES = 50_000  # the solver's budget for one verdict of a *widen* believer
 PLAN_CACHE = 200_000  # verdicts a *widen* belief keeps before it starts afresh
 # A transform gives a position whose real game is the believer's (None where that does not hold).
 Transform = Callable[[Position], Position | None]
+# How a believer lays out a move its belief adds where the default (a card laid on a column or a
+# reserve pile, ``apply_believed``) cannot say it: the position it imagines after the move.
+Imagine = Callable[[Position, Move], Position]
 
 
 @dataclass(frozen=True)
@@ -58,6 +61,9 @@ class Misconception:
     # position whose real game is the believer's.  Neither: the believer's tree and search.
     restriction: Restriction | None = None
     transform: Transform | None = None
+    # An *add* belief whose added moves go home: the position the believer imagines after one
+    # (``apply_believed`` lays out the others).
+    imagine: Imagine | None = None
     # A *widen* belief's verdicts of its own game, by state (the players and the judge ask the same
     # states again and again).
     _verdicts: dict[bytes, bool] = field(default_factory=dict, compare=False, repr=False)
@@ -116,7 +122,8 @@ def runs_may_shorten(rules: Rules) -> bool:
 
 def _candidates(pos: Position) -> list[tuple[Move, bool]]:
     """Every move of a card that can be picked up (column tops and the tails of the top run,
-    reserve tops, exposed cards) to another column or reserve pile: (move, the card is alone)."""
+    reserve tops, exposed cards) to another column or reserve pile, and of a card alone home:
+    (move, the card is alone)."""
     dests = [*COLUMNS[:len(pos.tableau)], *(Pile.reserve(i + 1) for i in range(len(pos.reserve)))]
     cards: list[tuple[Card, bool, Pile]] = []
     for i, column in enumerate(pos.tableau):
@@ -126,22 +133,31 @@ def _candidates(pos: Position) -> list[tuple[Move, bool]]:
                       for depth in range(start, len(column))]
     cards += [(pile[-1], True, Pile.reserve(i + 1)) for i, pile in enumerate(pos.reserve) if pile]
     cards += [(pile[-1], True, Pile.exposed(i + 1)) for i, pile in enumerate(pos.exposed) if pile]
-    return [(Move(card, dest), alone) for card, alone, source in cards for dest in dests if dest != source]
+    return [(Move(card, dest), alone) for card, alone, source in cards for dest in dests if dest != source] \
+        + [(Move(card, FOUNDATION), True) for card, alone, _ in cards if alone]
 
 
 def added_moves(pos: Position, misconception: Misconception) -> list[Move]:
     """The moves an *add* belief takes for legal in `pos` that the rules refuse (none for another
-    kind). Only a card alone goes onto a reserve pile: no belief moves a run there."""
+    kind). Only a card alone goes onto a reserve pile or home: no belief moves a run there, and a
+    move home is the belief's only where it says how the believer imagines it
+    (``Misconception.imagine``)."""
     if misconception.kind != "add":
         return []
     test = misconception.predicate
+    home = misconception.imagine is not None
     return [move for move, alone in _candidates(pos)
-            if (alone or move.dest.is_column) and test(pos, move) and refusal(pos, move) is not None]
+            if (alone or move.dest.is_column) and (home or not move.dest.is_foundation)
+            and test(pos, move) and refusal(pos, move) is not None]
 
 
-def apply_believed(pos: Position, move: Move) -> Position:
+def apply_believed(pos: Position, move: Move, misconception: Misconception | None = None) -> Position:
     """The position a believer imagines after `move`, legal or one the belief adds: a card (with
-    the cards on it, from a column) laid on a column, or a card alone laid on a reserve pile."""
+    the cards on it, from a column) laid on a column, a card alone laid on a reserve pile, or a
+    card sent home as the belief's ``imagine`` lays it out."""
+    if move.dest.is_foundation and misconception is not None and misconception.imagine is not None \
+            and refusal(pos, move) is not None:
+        return misconception.imagine(pos, move)
     if move.card is None or move.dest.kind is not PileKind.RESERVE:
         return apply_unchecked(pos, move)
     place = locate(pos, move.card)

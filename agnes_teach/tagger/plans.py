@@ -111,7 +111,7 @@ class Plans:
         """Every move the believer imagines at `here` and its result, with the safe moves home
         after it played at once (they are no choice): (move, after, refused)."""
         out = [(move, _settle(apply_unchecked(here, move))[0], False) for move in legal_moves(here)]
-        out += [(move, _settle(apply_believed(here, move))[0], True)
+        out += [(move, _settle(apply_believed(here, move, self.misconception))[0], True)
                 for move in added_moves(here, self.misconception)]
         return out
 

@@ -92,6 +92,12 @@ class Recipe:
     # The theme's tempting move, one its rule refuses, is on offer at the start: the shortcut a
     # believer who holds it legal plans with is there to be seen.
     refused_on_offer: bool = False
+    # A move the theme's belief adds (one its rule refuses) is on offer at the start: the shortcut
+    # a believer who plans with it sees (found without the plan search ``refused_on_offer`` makes).
+    belief_adds: bool = False
+    # A legal move at the start loses under the real rules while the layout is won (the solver says
+    # both): the layout opens on a decision point, where a believer's plan can go wrong.
+    move_loses: bool = False
 
 
 class Layout(Protocol):
