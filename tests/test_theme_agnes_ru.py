@@ -227,3 +227,40 @@ def test_the_guide_of_agnes_ru_plays_its_own_puzzles(tmp_path: Path) -> None:
     assert ids and all(i in page for i in ids)
     # Bernauer's worked example stays out of another game's practice pages.
     assert "section-08" not in page
+
+
+# Composed layouts (generator.compose): the recipe fields the King-only space asks for.
+
+
+def test_one_space_leaves_exactly_one_column_empty() -> None:
+    import random
+
+    from agnes_teach.generator.compose import compose
+    from agnes_teach.themes import Recipe
+
+    profile = get_profile(RU)
+
+    def empties(recipe: Recipe) -> list[int]:
+        rng = random.Random(29)
+        laid = (compose(rng, profile, recipe) for _ in range(3000))
+        return [sum(not c for c in pos.tableau) for pos in laid if pos is not None]
+
+    one = empties(Recipe(empty_column=1.0, one_space=True))
+    assert len(one) >= 20 and set(one) == {1}
+    # Without it, a column dealt few cards often ends empty too: the field is what makes it one.
+    assert max(empties(Recipe(empty_column=1.0))) >= 2
+
+
+def test_a_contest_counts_only_a_move_the_believer_picks_when_asked() -> None:
+    from agnes_teach.generator.compose import contested
+    from agnes_teach.tagger.players import believer_choices
+
+    # Hearts home to the Queen, so the KH may go home: the believer's one pick (its moves home
+    # first), and a winning one. The QC onto the KH competes with the King's move into a space
+    # and loses, but the believer never makes it.
+    pos = build(RU, tableau={2: "QC", 3: "KH", 5: "9S 10S JD KS", 6: "QD JC", 7: "KC JS 10D KD 10C QS"})
+    believer = theme_for(RuleId.TABLEAU_EMPTY, RU).believer
+    assert [str(m) for m in believer_choices(pos, believer)] == ["KH>f"]
+    assert verdict(pos, "QC>t3") is None and solve(apply_move(pos, move(pos, "QC>t3"))).status == "lost"
+    assert contested(pos, believer, loses=True) is True
+    assert contested(pos, believer, loses=True, picked=True) is False

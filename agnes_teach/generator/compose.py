@@ -39,6 +39,7 @@ from ..registry import Verdict
 from ..solver import solve
 from ..tagger.crux import competes
 from ..tagger.misconception import Misconception, added_moves
+from ..tagger.players import believer_choices
 from ..themes import Recipe as Recipe  # the themes' data, read here (and named here for them)
 from ..themes import Tempting, theme_for
 
@@ -125,8 +126,8 @@ def compose(rng: random.Random, profile: Profile, recipe: Recipe, cards: tuple[i
     if recipe.deal_buries and PileKind.RESERVE in onto \
             and not _bury(rng, profile, base, deals_done, stock, PileKind.RESERVE, reserve, pool):
         return None
-    columns = _columns(rng, profile, base, pool, dealt, recipe.empty_column)
-    if columns is None:
+    columns = _columns(rng, profile, base, pool, dealt, recipe.empty_column, recipe.one_space)
+    if columns is None or (recipe.one_space and sum(not c for c in columns) != 1):
         return None
     if recipe.deal_buries and PileKind.RESERVE not in onto \
             and not _bury(rng, profile, base, deals_done, stock, PileKind.COLUMN, columns, [],
@@ -157,14 +158,16 @@ def _goes_home_now(pos: Position, card: Card) -> bool:
     return count < 13 and rank_at(pos.base, count) == rank_of(card)
 
 
-def contested(pos: Position, believer: Misconception, loses: bool = False) -> bool:
+def contested(pos: Position, believer: Misconception, loses: bool = False, picked: bool = False) -> bool:
     """Is a move `believer`'s belief forbids on offer in `pos` while a move the believer makes
     competes with it (moves the same card, takes its place, covers it, or plays its rank)?  With
-    `loses`: one such move loses under the real rules, and `pos` is won (both proved by the solver)."""
+    `loses`: one such move loses under the real rules, and `pos` is won (both proved by the solver);
+    `picked`: that move is one the believer picks among (its moves home first)."""
     moves = legal_moves(pos)
     allowed = believer.allowed(pos, moves)
     rule_moves = [m for m in moves if m not in allowed]
-    rivals = [m for m in allowed if any(competes(pos, m, rule) for rule in rule_moves)]
+    makes = believer_choices(pos, believer, moves) if picked else allowed
+    rivals = [m for m in makes if m in allowed and any(competes(pos, m, rule) for rule in rule_moves)]
     if not loses or not rivals:
         return bool(rivals)
     return any(solve(apply_unchecked(pos, m), nodes=CONTEST_NODES).status == Verdict.LOST for m in rivals) \
@@ -227,11 +230,13 @@ def _bury(rng: random.Random, profile: Profile, base: int, deals_done: int, stoc
 
 
 def _columns(rng: random.Random, profile: Profile, base: int, pool: list[Card], dealt: list[int],
-             empty_column: float) -> list[list[Card]] | None:
+             empty_column: float, one_space: bool = False) -> list[list[Card]] | None:
     """Lay `pool` out in columns: what is left of each column's dealt cards (at most `dealt[j]`),
-    then cards built on it; None when some card has no place."""
+    then cards built on it; None when some card has no place. `one_space`: every column but the
+    one `empty_column` empties keeps a dealt card."""
     tables = move_tables(profile, base)
-    room = [rng.randint(0, d) for d in dealt]  # how much of its dealt part each column still holds
+    # how much of its dealt part each column still holds
+    room = [rng.randint(1 if one_space else 0, d) for d in dealt]
     if rng.random() < empty_column:
         room[rng.randrange(len(room))] = 0
     columns: list[list[Card]] = [[] for _ in dealt]
@@ -270,7 +275,8 @@ def layouts(number: int, profile: Profile, theme_id: str, count: int = LAYOUTS_P
     for k in range(1, count + 1):
         for _ in range(LOSING_CONTEST_TRIES if recipe.contest_loses or recipe.move_loses else TRIES):
             pos = compose(rng, profile, recipe)
-            if pos is not None and (believer is None or contested(pos, believer, recipe.contest_loses)) \
+            if pos is not None and (believer is None or contested(
+                    pos, believer, recipe.contest_loses, recipe.contest_picked)) \
                     and (tempting is None or refused_on_offer(pos, tempting)) \
                     and (adding is None or bool(added_moves(pos, adding))) \
                     and (not recipe.move_loses or opens_on_decision(pos)):

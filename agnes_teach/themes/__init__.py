@@ -73,6 +73,7 @@ class Recipe:
     exposed_full: bool = False  # every exposed cell holds its card
     deals_left: int = 0  # deals still to come (e.g. one onto the reserve, then the last two)
     empty_column: float = 0.0  # how often a column starts empty
+    one_space: bool = False  # exactly one column starts empty (no second space to fall back on)
     nothing_home: bool = False  # no card can go home at the start (a believer who deals then deals)
     deal_buries: bool = False  # the next deal drops a later card of its suit on some reserve top
     # The rule's move is on offer at the start, and a move the believer makes competes with it
@@ -82,6 +83,9 @@ class Recipe:
     # is won: for a rule whose card can always go home later (the corner's Ace), only a move that
     # buries it or takes what it needs makes the choice matter.
     contest_loses: bool = False
+    # ... and that losing move is one the believer picks (``players.believer_choices``: its moves
+    # home first), so the believer is caught there, not only a player who wanders.
+    contest_picked: bool = False
     # A King lies over the next card a foundation takes, in a column or reserve pile. With the Ace
     # as every base a King goes home last and onto no card, so only an empty column frees what
     # lies under it.

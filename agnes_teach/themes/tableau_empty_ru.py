@@ -70,10 +70,12 @@ THEME = Theme(
     believer=Misconception("a King waits for an Ace to go on (as in Bernauer): a space is not for it",
                            "forbid", uses_tableau_empty, restriction=no_card_into_empty),
     tempting=distract_king_elsewhere,
-    # A space and a King over the next card a foundation takes, and a move on offer at the start
-    # that competes with the King's move and loses (in a game where cards come back from the
-    # foundations little else loses, so the choice has to be laid out).
-    recipe=Recipe(empty_column=1.0, king_covers=True, contested=True, contest_loses=True),
+    # One space and a King over the next card a foundation takes, on a small layout, and a move
+    # the believer picks at the start (its moves home first) that competes with the King's move
+    # and loses: in a game where cards come back from the foundations little else loses, so the
+    # choice has to be laid out.
+    recipe=Recipe(empty_column=1.0, one_space=True, king_covers=True, contested=True, contest_loses=True,
+                  contest_picked=True, most_cards=16),
     build=None,
     explain=explain,
     how="an empty column and a King that blocks the card needed next: only the King may go into the "
