@@ -123,3 +123,33 @@ def test_without_a_deadline_the_clock_never_stops_a_stage(slow_clock: _Clock) ->
     with clock.running_until(time.monotonic()), pytest.raises(clock.OutOfTime):
         clock.check()
     assert clock.deadline() is None
+
+
+def test_a_built_candidate_cut_by_the_clock_is_not_taken(
+        slow_clock: _Clock, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Built puzzles: the run's time runs out while the second candidate is judged. The run judges no
+    candidate after it, and keeps exactly what a run of as many attempts as were judged whole keeps
+    (the second one's, only if its judging finished before any stage looked at the clock)."""
+    real = pipeline.candidate
+    calls: list[str] = []
+
+    def slow_second(*args: Any, **kwargs: Any) -> Any:
+        calls.append("judged")
+        if len(calls) == 2:
+            slow_clock.age()
+            try:
+                return real(*args, **kwargs)
+            except clock.OutOfTime:
+                calls.append("stopped at the deadline")
+                raise
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(pipeline, "candidate", slow_second)
+    profile = get_profile("bernauer")
+    cut = pipeline.generate("tableau.wrap", 3, 41, profile, max_seconds=600)
+    assert calls in (["judged", "judged"], ["judged", "judged", "stopped at the deadline"])
+    whole = 1 if calls[-1] == "stopped at the deadline" else 2
+    monkeypatch.setattr(pipeline, "candidate", real)
+    slow_clock.offset = 0.0
+    unbounded = pipeline.generate("tableau.wrap", 3, 41, profile, max_attempts=whole)
+    assert [p.key for p in cut] == [p.key for p in unbounded]
