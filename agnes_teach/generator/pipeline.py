@@ -511,6 +511,21 @@ def built_candidates(theme_id: str, seed: int, profile: Profile, difficulty: Dif
         yield cand_seed, this_task, size
 
 
+def _wanted_built(puzzle: Puzzle | None, difficulty: Difficulty | None, taken: set[str],
+                  tally: Tally | None) -> bool:
+    """Does a built run take `puzzle` (its rating asked, not one it has): then its key is taken."""
+    if puzzle is None:
+        return False
+    why = ("other difficulty" if difficulty is not None and puzzle.difficulty != difficulty
+           else "duplicate" if puzzle.key in taken else None)
+    if why is not None:
+        if tally is not None:
+            tally.add(why)
+        return False
+    taken.add(puzzle.key)
+    return True
+
+
 def generate(theme_id: str, count: int, seed: int, profile: Profile, *, difficulty: Difficulty | None = None,
              task: Task | None = None, avoid: set[str] | None = None, max_attempts: int | None = None,
              max_seconds: float | None = None, teach: bool = False,
@@ -553,18 +568,8 @@ def generate(theme_id: str, count: int, seed: int, profile: Profile, *, difficul
                 attempts += 1
                 if progress:
                     progress(len(out), attempts)
-                if puzzle is None:
-                    continue
-                if difficulty is not None and puzzle.difficulty != difficulty:
-                    if tally is not None:
-                        tally.add("other difficulty")
-                    continue
-                if puzzle.key in taken:
-                    if tally is not None:
-                        tally.add("duplicate")
-                    continue
-                taken.add(puzzle.key)
-                out.append(puzzle)
+                if _wanted_built(puzzle, difficulty, taken, tally):
+                    out.append(puzzle)
             if over():
                 break
     finally:
