@@ -34,7 +34,7 @@ LONG_FUNCTION = 60  # lines; a longer function should be split where a name says
 LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("base", ("errors", "registry", "cards", "piles", "yamlio", "stats", "outputs", "version")),
     ("data", ("shapes", "fields", "validation", "profile", "moves", "position", "keys", "scenario", "deal",
-              "pysolfc", "deckfile", "limits", "winrates")),
+              "pysolfc", "deckfile", "limits", "winrates", "clock")),
     ("rules", ("board", "predicates", "engine")),
     # "themes" is the theme registry (the package's __init__), which the tagger and the checker ask
     ("analysis", ("i18n", "solver", "graph", "fairness", "hint", "themes", "tagger", "checker", "practice",

@@ -210,10 +210,19 @@
     });
   }
 
-  // A rule's title as the library names it (its themes), else its id.
+  // The games an assignment by theme may draw from, each with its themes (Bernauer first).
+  function games() {
+    if (!library) { return []; }
+    return library.games || [{profile: "bernauer", name: "", themes: library.themes}];
+  }
+
+  // A rule's title as the library names it (the themes of any game), else its id.
   function ruleTitle(rule) {
-    var themes = library ? library.themes : [];
-    for (var i = 0; i < themes.length; i++) { if (themes[i].theme === rule && themes[i].title) { return themes[i].title; } }
+    var lists = library ? [library.themes].concat(games().map(function (g) { return g.themes; })) : [];
+    for (var j = 0; j < lists.length; j++) {
+      var themes = lists[j] || [];
+      for (var i = 0; i < themes.length; i++) { if (themes[i].theme === rule && themes[i].title) { return themes[i].title; } }
+    }
     return rule;
   }
 
@@ -227,13 +236,14 @@
 
   function renderLibrary() {
     if (!library) { return; }
-    var themes = $("[data-theme-select]"), chosenTheme = themes.value;
-    themes.textContent = "";
-    library.themes.forEach(function (t) {
-      var option = el("option", {"value": t.theme}, say("theme_option", {title: t.title || t.theme, count: t.count}));
-      if (t.theme === chosenTheme) { option.selected = true; }
-      themes.appendChild(option);
+    var gameSelect = $("[data-game-select]"), chosenGame = gameSelect.value;
+    gameSelect.textContent = "";
+    games().forEach(function (g) {
+      var option = el("option", {"value": g.profile}, g.name || g.profile);
+      if (g.profile === chosenGame) { option.selected = true; }
+      gameSelect.appendChild(option);
     });
+    renderThemes();
     var puzzles = $("[data-puzzle-select]");
     var chosen = Array.prototype.map.call(puzzles.selectedOptions, function (o) { return o.value; });
     puzzles.textContent = "";
@@ -241,6 +251,19 @@
       var option = el("option", {"value": p.id}, say("puzzle_option", {id: p.id, theme: p.theme, difficulty: p.difficulty}));
       if (chosen.indexOf(p.id) >= 0) { option.selected = true; }
       puzzles.appendChild(option);
+    });
+  }
+
+  // The themes of the game chosen, each with how many puzzles it has.
+  function renderThemes() {
+    var chosenGame = $("[data-game-select]").value;
+    var game = games().filter(function (g) { return g.profile === chosenGame; })[0] || games()[0];
+    var themes = $("[data-theme-select]"), chosenTheme = themes.value;
+    themes.textContent = "";
+    (game ? game.themes : []).forEach(function (t) {
+      var option = el("option", {"value": t.theme}, say("theme_option", {title: t.title || t.theme, count: t.count}));
+      if (t.theme === chosenTheme) { option.selected = true; }
+      themes.appendChild(option);
     });
   }
 
@@ -288,6 +311,7 @@
     if (!title) { out.textContent = say("need_title"); return; }
     var body = {title: title};
     if ($("#kind-theme").checked) {
+      body.profile = $("[data-game-select]").value || "bernauer";
       body.theme = $("[data-theme-select]").value;
       body.count = parseInt($("#assignment-count").value, 10) || 1;
     } else {
@@ -463,6 +487,7 @@
     $("[data-assignment-form]").addEventListener("submit", addAssignment);
     $("#kind-theme").addEventListener("change", kindChanged);
     $("#kind-choice").addEventListener("change", kindChanged);
+    $("[data-game-select]").addEventListener("change", renderThemes);
     $("[data-refresh]").addEventListener("click", loadReport);
     $("[data-download]").addEventListener("click", download);
     window.addEventListener("hashchange", route);

@@ -31,7 +31,7 @@ def test_every_card_is_drawn_with_a_text_alternative() -> None:
 def test_russian_text_alternatives_and_covered_cards() -> None:
     sc = load_scenario(DEMO / "01-section-08.yaml")
     svg = str(position_svg(sc.position, "ru"))
-    assert "<title>7 червей, накрыта</title>" in svg and "<title>король червей</title>" in svg
+    assert "<title>7 червей — накрытая карта</title>" in svg and "<title>король червей</title>" in svg
     assert "в колоде 0 карт" in svg
 
 

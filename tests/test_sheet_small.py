@@ -134,7 +134,7 @@ def test_the_tempting_moves_come_first_and_every_wrong_move_is_listed_once() -> 
     # says first what the empty-column rule allows there.
     assert seven.why[0].startswith("Ходы 1–3: Т♥>f (Т♥ → в дом) — Пустой столбец здесь принимает только "
                                    "карту 2")
-    assert "Этот ход проигрывает: Т♥ была последней картой" in seven.why[0]
+    assert "Этот ход проигрывает: Т♥ — последняя карта" in seven.why[0]
 
 
 @pytest.mark.parametrize(("kind", "path", "index", "move", "card", "cover"), [

@@ -26,8 +26,10 @@ from starlette.routing import Route
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from .. import i18n
+from ..profile import DEFAULT_PROFILE, get_profile
 from ..registry import RuleId
 from ..render.env import TEMPLATE_PACKAGE
+from ..render.svg import profile_name
 from . import tokens
 from .body import (
     MAX_CLIENT_ID,
@@ -158,15 +160,21 @@ def _assigned_puzzles(call: Call) -> list[str]:
     if ("theme" in data) == ("puzzles" in data):
         raise unprocessable("body: give either theme and count, or puzzles")
     if "theme" in data:
-        only_fields(data, ("title", "theme", "count"))
+        only_fields(data, ("title", "theme", "count"), ("profile",))
         theme = data["theme"]
         if not isinstance(theme, str) or theme not in RuleId.__members__.values():
             raise unprocessable("theme: a rule id such as tableau.empty is expected")
         count = int_field(data, "count", 1, MAX_COUNT)
-        if theme not in library.themes():
-            raise unprocessable(f"theme: the library has no puzzle on {theme} "
-                                f"(its themes: {', '.join(library.themes())})")
-        return library.choose(RuleId(theme), count)
+        profile = data.get("profile", DEFAULT_PROFILE)
+        if not isinstance(profile, str) or profile not in library.games:
+            raise unprocessable(f"profile: a game of the library is expected, one of "
+                                f"{', '.join(sorted(library.games))}")
+        themes = library.themes(profile)
+        if theme not in themes:
+            there = f"its themes: {', '.join(themes)}" if themes else "it has no puzzles"
+            raise unprocessable(f"theme: the library has no puzzle of the game {profile} on {theme} "
+                                f"({there})")
+        return library.choose(RuleId(theme), count, profile)
     only_fields(data, ("title", "puzzles"))
     puzzles = string_list(data, "puzzles", 1, MAX_PUZZLES)
     for index, puzzle in enumerate(puzzles):
@@ -208,8 +216,16 @@ def library(call: Call) -> Answer:
     if lang not in i18n.languages():
         raise unprocessable(f"lang: one of {', '.join(i18n.languages())} is expected")
     lib = call.room.puzzles
-    return 200, {"themes": [{"theme": theme, "count": count, "title": rule_title(theme, lang)}
-                            for theme, count in lib.themes().items()],
+
+    def themes(profile: str) -> list[dict[str, object]]:
+        return [{"theme": theme, "count": count, "title": rule_title(theme, lang)}
+                for theme, count in lib.themes(profile).items()]
+
+    # Bernauer first (an assignment's default game), then the other games that have puzzles.
+    games = sorted((p for p in lib.games if lib.games[p]), key=lambda p: (p != DEFAULT_PROFILE, p))
+    return 200, {"themes": themes(DEFAULT_PROFILE),
+                 "games": [{"profile": p, "name": profile_name(get_profile(p), lang), "themes": themes(p)}
+                           for p in games],
                  "puzzles": lib.listing()}
 
 

@@ -36,6 +36,8 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field, replace
 from typing import Any, Protocol, TypeVar
 
+from ..clock import OutOfTime, running_until
+from ..clock import check as check_clock
 from ..deal import MAX_SEED
 from ..limits import check_workers
 from ..moves import Move
@@ -144,6 +146,7 @@ class NumberDone:
     tried: list[tuple[Provenance, Keyed | None]]
     complete: bool  # every starting point of the number was tried
     tally: dict[str, int]
+    cut: bool = False  # the run's time ran out inside the job: `tried` is empty, nothing is taken
 
 
 def _local_deadline(until: float | None) -> float | None:
@@ -151,24 +154,28 @@ def _local_deadline(until: float | None) -> float | None:
     return None if until is None else time.monotonic() + (until - time.time())
 
 
-def _past(deadline: float | None) -> bool:
-    return deadline is not None and time.monotonic() > deadline
-
-
 def cut_down_number(job: NumberJob) -> NumberDone:
-    """The pipeline's stages for one number: starting points, cut down, judged, keyed."""
+    """The pipeline's stages for one number: starting points, cut down, judged, keyed. Every stage
+    runs on the run's clock (``clock``): when the time runs out inside one, the job is cut and
+    gives nothing (what it found so far is dropped whole, so a run never keeps a result that an
+    unbounded run would not)."""
     tally = Tally()
     deadline = _local_deadline(job.until)
-    points = starting_points(job.number, get_profile(job.profile), job.theme, job.composed)
     tried: list[tuple[Provenance, Keyed | None]] = []
-    hits = 0
-    for source, pos in points[job.start:]:
-        if hits >= job.hits or _past(deadline):
-            break
-        reduced = reduce_moment(pos, job.theme, positions=job.positions, tally=tally, deadline=deadline)
-        found = keyed(job.theme, reduced) if reduced is not None else None
-        hits += found is not None
-        tried.append((source, found))
+    try:
+        with running_until(deadline):
+            points = starting_points(job.number, get_profile(job.profile), job.theme, job.composed)
+            hits = 0
+            for source, pos in points[job.start:]:
+                if hits >= job.hits:
+                    break
+                check_clock()
+                reduced = reduce_moment(pos, job.theme, positions=job.positions, tally=tally)
+                found = keyed(job.theme, reduced) if reduced is not None else None
+                hits += found is not None
+                tried.append((source, found))
+    except OutOfTime:
+        return NumberDone(job, [], False, dict(tally.counts), cut=True)
     return NumberDone(job, tried, job.start + len(tried) == len(points), dict(tally.counts))
 
 
@@ -208,12 +215,22 @@ class DealDone:
     tried: list[tuple[int, Puzzle | None]]
     resume: int | None
     tally: dict[str, int]
+    cut: bool = False  # the run's time ran out inside the job: `tried` is empty, nothing is taken
 
 
 def mine_deal(job: DealJob) -> DealDone:
     """The mined source's stages for one deal: solved, its line walked from the end, each position
     at least ``mining.SPACING`` moves before the last puzzle (guessing that the run takes every
-    puzzle the job finds) judged whole (``mining.examine``)."""
+    puzzle the job finds) judged whole (``mining.examine``). On the run's clock: a job the time
+    runs out in gives nothing."""
+    try:
+        with running_until(_local_deadline(job.until)):
+            return _mine_deal(job)
+    except OutOfTime:
+        return DealDone(job, None, [], None, {}, cut=True)
+
+
+def _mine_deal(job: DealJob) -> DealDone:
     profile = get_profile(job.profile)
     theme = theme_for(job.theme, profile.id)
     tally = Tally()
@@ -221,15 +238,15 @@ def mine_deal(job: DealJob) -> DealDone:
     if line is None:
         tally.add("deal not solved")
         return DealDone(job, None, [], None, dict(tally.counts))
-    deadline = _local_deadline(job.until)
     points = list(reversed(list(mined_positions(job.number, profile, line, theme.first_move))))
     quota = job.quota.copy() if job.quota is not None else None
     rates: dict[str, float | None] = {}  # random play's rate by position, for this deal
     tried: list[tuple[int, Puzzle | None]] = []
     hits, last_at = 0, job.last_at
     for index in range(job.start, len(points)):
-        if hits >= job.hits or _past(deadline):
+        if hits >= job.hits:
             return DealDone(job, tuple(line), tried, index, dict(tally.counts))
+        check_clock()
         k, pos, rest = points[index]
         if not may_start(theme, k, last_at):
             continue
@@ -321,6 +338,7 @@ class _Taking:
 
 class _Done(Protocol):
     tally: dict[str, int]
+    cut: bool  # the run's time ran out inside the job: it gives nothing, and the run is over
 
 
 JobT = TypeVar("JobT")
@@ -336,12 +354,14 @@ def _in_order(run: _Taking, workers: Workers, stage: Callable[[JobT], DoneT], jo
     try:
         for done in results:
             _count(run.tally, done.tally)  # what failed is reported even when time ran out
-            if run.over():
+            if done.cut or run.over():
                 break
             going_on = take(done)
             while going_on is not None:
                 done = stage(going_on)
                 _count(run.tally, done.tally)
+                if done.cut:
+                    return
                 going_on = take(done)
     finally:
         close = getattr(results, "close", None)
@@ -448,18 +468,34 @@ class BuiltJob:
     profile: str
     teach: bool
     candidates: tuple[tuple[int, Task, int], ...]
+    until: float | None = None  # wall-clock time (``time.time``) after which the run stops
 
 
-def judge_built(job: BuiltJob) -> tuple[list[Puzzle | None], dict[str, int]]:
-    """The pipeline's stages for built candidates: laid out, explored, proved, the stock judged."""
+@dataclass
+class BuiltDone:
+    """What a batch of built candidates gave: a puzzle (or None) for each, in order."""
+
+    puzzles: list[Puzzle | None]
+    tally: dict[str, int]
+    cut: bool = False  # the run's time ran out inside the job: `puzzles` is empty, nothing is taken
+
+
+def judge_built(job: BuiltJob) -> BuiltDone:
+    """The pipeline's stages for built candidates: laid out, explored, proved, the stock judged. On
+    the run's clock: a batch the time runs out in gives nothing."""
     profile = get_profile(job.profile)
     theme = theme_for(job.theme, profile.id)
     tally = Tally()
     out = []
-    for seed, task, size in job.candidates:
-        puzzle = candidate(theme, task, profile, seed, size, tally, job.teach)
-        out.append(hidden_stock_fair(puzzle) if puzzle is not None else None)
-    return out, dict(tally.counts)
+    try:
+        with running_until(_local_deadline(job.until)):
+            for seed, task, size in job.candidates:
+                check_clock()
+                puzzle = candidate(theme, task, profile, seed, size, tally, job.teach)
+                out.append(hidden_stock_fair(puzzle) if puzzle is not None else None)
+    except OutOfTime:
+        return BuiltDone([], dict(tally.counts), cut=True)
+    return BuiltDone(out, dict(tally.counts))
 
 
 def built_candidates(theme_id: str, seed: int, profile: Profile, difficulty: Difficulty | None,
@@ -473,6 +509,21 @@ def built_candidates(theme_id: str, seed: int, profile: Profile, difficulty: Dif
         this_task = task or pick_task(theme, chooser)
         size = chooser.choice(BUILT_SIZES[difficulty] if difficulty else (0, 1, 2))
         yield cand_seed, this_task, size
+
+
+def _wanted_built(puzzle: Puzzle | None, difficulty: Difficulty | None, taken: set[str],
+                  tally: Tally | None) -> bool:
+    """Does a built run take `puzzle` (its rating asked, not one it has): then its key is taken."""
+    if puzzle is None:
+        return False
+    why = ("other difficulty" if difficulty is not None and puzzle.difficulty != difficulty
+           else "duplicate" if puzzle.key in taken else None)
+    if why is not None:
+        if tally is not None:
+            tally.add(why)
+        return False
+    taken.add(puzzle.key)
+    return True
 
 
 def generate(theme_id: str, count: int, seed: int, profile: Profile, *, difficulty: Difficulty | None = None,
@@ -491,6 +542,7 @@ def generate(theme_id: str, count: int, seed: int, profile: Profile, *, difficul
     out: list[Puzzle] = []
     attempts = 0
     limit = max_attempts if max_attempts is not None else 400 * count + 2000
+    until = time.time() + max_seconds if max_seconds is not None else None
     deadline = time.monotonic() + max_seconds if max_seconds is not None else None
     drawn = built_candidates(theme_id, seed, profile, difficulty, task, limit)
 
@@ -501,31 +553,23 @@ def generate(theme_id: str, count: int, seed: int, profile: Profile, *, difficul
 
     def jobs() -> Iterator[BuiltJob]:
         while not over() and (batch := tuple(c for _, c in zip(range(per_job), drawn, strict=False))):
-            yield BuiltJob(theme_id, profile.id, teach, batch)
+            yield BuiltJob(theme_id, profile.id, teach, batch, until)
 
     results = workers.results(judge_built, jobs(), name=f"generate-{theme_id}")
     try:
-        for puzzles, counts in results:
+        for done in results:
             if tally is not None:
-                _count(tally, counts)
-            for puzzle in puzzles:
+                _count(tally, done.tally)
+            if done.cut:
+                break  # the time ran out inside the batch: none of it is taken
+            for puzzle in done.puzzles:
                 if over():
                     break
                 attempts += 1
                 if progress:
                     progress(len(out), attempts)
-                if puzzle is None:
-                    continue
-                if difficulty is not None and puzzle.difficulty != difficulty:
-                    if tally is not None:
-                        tally.add("other difficulty")
-                    continue
-                if puzzle.key in taken:
-                    if tally is not None:
-                        tally.add("duplicate")
-                    continue
-                taken.add(puzzle.key)
-                out.append(puzzle)
+                if _wanted_built(puzzle, difficulty, taken, tally):
+                    out.append(puzzle)
             if over():
                 break
     finally:

@@ -30,10 +30,11 @@ seconds, so a run is reproducible; the clock only stops it.
 from __future__ import annotations
 
 import heapq
-import time
 from collections.abc import Iterator
 from dataclasses import dataclass
 
+from ..clock import check as check_clock
+from ..clock import running_until
 from ..deal import deal as deal_position
 from ..engine import apply_unchecked, home_run
 from ..limits import DEAL_NODES, MOMENT_FIRST_MOVE
@@ -87,22 +88,22 @@ def _descend(best: Judged, theme: Theme, verdict: Verdicts, tally: Tally,
     """Go on cutting while some one-step reduction still meets every criterion (the search's budget
     may end above a smaller puzzle); then the economy of the last: what each reduction breaks."""
     while True:
+        check_clock()
         broken, passing = economy(best.kept, theme, verdict, tally, seen)
         if not passing:
             return best, broken
         best = min(passing, key=lambda j: j.kept.priority())
 
 
-def _search(start: Kept, theme: Theme, verdict: Verdicts, tally: Tally, positions: int,
-            deadline: float | None, strict: bool, seen: dict[bytes, Judged]) -> Judged | None:
+def _search(start: Kept, theme: Theme, verdict: Verdicts, tally: Tally, positions: int, strict: bool,
+            seen: dict[bytes, Judged]) -> Judged | None:
     """Best first on size from `start`: the smallest kept position that meets every criterion."""
     heap: list[tuple[tuple[int, int], int, Kept]] = [(start.priority(), 0, start)]
     visited = {puzzle_key(start.position)}
     best: Judged | None = None
     examined = 0
     while heap and examined < positions:
-        if deadline is not None and time.monotonic() > deadline:
-            break
+        check_clock()
         _, _, kept = heapq.heappop(heap)
         if kept.small:
             key = canonical_key(kept.position)
@@ -130,7 +131,13 @@ def reduce_moment(pos: Position, theme_id: str, *, positions: int = SEARCH_POSIT
 
     Two searches, the narrow one first: through positions whose answer makes the rule's first use
     at a decision point (where that holds, it reaches small puzzles sooner), then, if that finds
-    none, through every position that keeps the lesson."""
+    none, through every position that keeps the lesson.
+
+    `deadline` (``time.monotonic``; default: the run's clock, ``clock.running_until``): past it the
+    reduction raises ``clock.OutOfTime`` rather than answer from a search it did not finish."""
+    if deadline is not None:
+        with running_until(deadline):
+            return reduce_moment(pos, theme_id, positions=positions, tally=tally)
     tally = tally or Tally()
     theme = theme_for(theme_id, pos.profile.id)
     verdict = Verdicts()
@@ -139,7 +146,7 @@ def reduce_moment(pos: Position, theme_id: str, *, positions: int = SEARCH_POSIT
     for strict in (True, False):
         start = keeps_lesson(pos, theme, (), verdict, tally, strict)
         if start is not None:
-            best = _search(start, theme, verdict, tally, positions, deadline, strict, seen)
+            best = _search(start, theme, verdict, tally, positions, strict, seen)
         if best is not None:
             break
     if best is None:

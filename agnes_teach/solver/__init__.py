@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from functools import partial
 from typing import Literal
 
+from ..clock import check as check_clock
 from ..engine import apply_move, apply_unchecked, legal_moves
 from ..keys import game_key
 from ..moves import Move
@@ -178,6 +179,7 @@ def _interleave(pos: Position, plan: list[Order], searches: list[Restarts | Sear
     limit = 0
     joined_at = [0 if o.after == 0 else None for o in plan]  # the limit at which each search joined
     while True:
+        check_clock()  # a run's deadline stops the search between slices (``clock``)
         limit += SLICE
         for i, search in enumerate(searches):
             if dropped[i]:

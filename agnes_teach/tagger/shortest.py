@@ -20,6 +20,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
+from ..clock import check as check_clock
 from ..engine import apply_unchecked, finishes_home, legal_moves
 from ..keys import state_key
 from ..limits import ANSWER_MAX_DEPTH, ANSWER_MAX_STATES
@@ -57,6 +58,7 @@ def _layers(pos: Position) -> tuple[list[Layer], list[Edges]]:
     parents: list[Edges] = [{}]
     seen = {start}
     while not any(finishes_home(p) for p, _ in layers[-1].values()):
+        check_clock()
         if len(layers) > ANSWER_MAX_DEPTH or len(seen) > ANSWER_MAX_STATES:
             raise TooLarge(f"no answer within {ANSWER_MAX_DEPTH} moves and {ANSWER_MAX_STATES} states")
         layer: Layer = {}
