@@ -30,12 +30,16 @@ def room(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Server, str
     assert code == 0, err
 
 
-def _agnes_ru_return() -> list[str]:
-    """The agnes-ru puzzles on foundation.return, as ``sheet --profile agnes-ru --theme`` picks them."""
+def _agnes_ru(theme: str = RETURN, count: int = 50) -> list[str]:
+    """The agnes-ru puzzles on `theme`, as ``sheet --profile agnes-ru --theme T --count N`` picks them."""
     library = load_library()
     ours = [sc for sc in library.by_id.values() if sc.position.profile.id == "agnes-ru"]
-    chosen = select_puzzles(ours, Selection(themes=(RETURN,), count=50))
+    chosen = select_puzzles(ours, Selection(themes=(theme,), count=count))
     return [sc.id for sc in chosen]
+
+
+def _agnes_ru_themes() -> set[str]:
+    return {sc.themes[0] for sc in load_library().by_id.values() if sc.position.profile.id == "agnes-ru"}
 
 
 def _solution(puzzle: str) -> list[str]:
@@ -57,7 +61,9 @@ def test_the_library_offers_each_game_with_its_themes(room: tuple[Server, str, s
     games = {g["profile"]: g for g in reply.data["games"]}
     assert reply.data["games"][0]["profile"] == "bernauer"
     assert reply.data["games"][0]["themes"] == reply.data["themes"]  # the default game, as before
-    assert {t["theme"]: t["count"] for t in games["agnes-ru"]["themes"]} == {RETURN: len(_agnes_ru_return())}
+    assert RETURN in _agnes_ru_themes()
+    assert {t["theme"]: t["count"] for t in games["agnes-ru"]["themes"]} == {
+        theme: len(_agnes_ru(theme)) for theme in _agnes_ru_themes()}
     assert RETURN not in {t["theme"] for t in reply.data["themes"]}
     assert all(g["name"] and g["themes"] for g in games.values())
 
@@ -65,16 +71,16 @@ def test_the_library_offers_each_game_with_its_themes(room: tuple[Server, str, s
 def test_a_russian_teacher_assigns_agnes_ru_by_theme_and_the_pupil_plays_it(
         room: tuple[Server, str, str]) -> None:
     server, teacher, class_id = room
-    expected = _agnes_ru_return()
-    assert len(expected) >= 2
+    expected = _agnes_ru(RETURN, 2)
+    assert len(expected) == 2
     t = server.client(teacher)
     made = t.post(f"/api/classes/{class_id}/assignments",
                   {"title": "Возврат из дома", "theme": RETURN, "count": 2, "profile": "agnes-ru"})
     assert made.status == 201, made.body
-    assert made.data["puzzles"] == expected[:2]
+    assert made.data["puzzles"] == expected
     pupil = join(server, (t.get("/api/classes").data[0])["code"], "Аня")
     (shown,) = [a for a in pupil.get("/api/me/assignments").data if a["id"] == made.data["id"]]
-    assert [p["id"] for p in shown["puzzles"]] == expected[:2]
+    assert [p["id"] for p in shown["puzzles"]] == expected
     for puzzle in shown["puzzles"]:
         assert puzzle["theme"] == RETURN and puzzle["position"]["profile"] == "agnes-ru"
     first = expected[0]
@@ -104,6 +110,6 @@ def test_a_game_or_theme_the_library_cannot_give_is_a_422_naming_it(
 def test_a_list_of_puzzles_names_no_game(room: tuple[Server, str, str]) -> None:
     """The ids already say the game: a `profile` beside `puzzles` is refused, not ignored."""
     server, teacher, class_id = room
-    body = {"title": "x", "puzzles": _agnes_ru_return()[:1], "profile": "agnes-ru"}
+    body = {"title": "x", "puzzles": _agnes_ru()[:1], "profile": "agnes-ru"}
     reply = server.client(teacher).post(f"/api/classes/{class_id}/assignments", body)
     assert reply.status == 422 and reply.data["error"].startswith("profile"), reply.body
