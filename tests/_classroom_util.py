@@ -169,3 +169,18 @@ def join(server: Server, code: str, name: str) -> Client:
     assert joined.status == 201, joined.body
     c.token = joined.data["token"]
     return c
+
+
+def played_answer(puzzle: str) -> list[Any]:
+    """A library puzzle's answer played to the end: its moves, then every card home (engine.home_run)."""
+    from agnes_teach.classroom.puzzle_library import load_library
+    from agnes_teach.engine import apply_unchecked, home_run, resolve
+
+    sc = load_library().by_id[puzzle]
+    assert sc.solution is not None
+    pos, moves = sc.position, []
+    for text in sc.solution:
+        move = resolve(pos, text)
+        moves.append(move)
+        pos = apply_unchecked(pos, move)
+    return moves + list(home_run(pos)[1])

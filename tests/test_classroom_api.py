@@ -17,11 +17,10 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from _classroom_util import Server, cli, init_db, join, setup_class
+from _classroom_util import Server, cli, init_db, join, played_answer, setup_class
 
 from agnes_teach.classroom.puzzle_library import load_library
 from agnes_teach.classroom.throttle import FAILURES_PER_MINUTE
-from agnes_teach.engine import apply_unchecked, home_run, resolve
 from agnes_teach.moves import Move
 from agnes_teach.registry import RuleId
 from agnes_teach.tagger.answer import answer_cut
@@ -38,15 +37,7 @@ def room(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Server, str
 
 
 def _solution(puzzle: str) -> list[Move]:
-    """The file's answer played to the end: its moves, then every card home (engine.home_run)."""
-    sc = load_library().by_id[puzzle]
-    assert sc.solution is not None
-    pos, moves = sc.position, []
-    for text in sc.solution:
-        move = resolve(pos, text)
-        moves.append(move)
-        pos = apply_unchecked(pos, move)
-    return moves + list(home_run(pos)[1])
+    return played_answer(puzzle)
 
 
 def _answer_only(puzzle: str) -> list[str]:

@@ -8,11 +8,9 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from _classroom_util import Server, init_db, join
+from _classroom_util import Server, init_db, join, played_answer
 
 from agnes_teach.classroom.puzzle_library import load_library
-from agnes_teach.engine import apply_unchecked, home_run, resolve
-from agnes_teach.moves import Move
 from agnes_teach.puzzle_library import Selection, select_puzzles
 
 RETURN = "foundation.return"
@@ -43,15 +41,7 @@ def _agnes_ru_themes() -> set[str]:
 
 
 def _solution(puzzle: str) -> list[str]:
-    sc = load_library().by_id[puzzle]
-    assert sc.solution is not None
-    pos, moves = sc.position, []
-    for text in sc.solution:
-        move = resolve(pos, text)
-        moves.append(move)
-        pos = apply_unchecked(pos, move)
-    line: list[Move] = moves + list(home_run(pos)[1])
-    return [str(m) for m in line]
+    return [str(m) for m in played_answer(puzzle)]
 
 
 def test_the_library_offers_each_game_with_its_themes(room: tuple[Server, str, str]) -> None:
