@@ -33,6 +33,11 @@ chain_a() {
     small foundation.return 12 1-5000 --profile agnes-ru
     small foundation.final 30 1-5000
     small tableau.build 30 1-5000
+    # Then to 30 each from fresh numbers (the first pass spent its own).
+    small tableau.run 30 500001-510000
+    small foundation.wrap 30 500001-510000
+    small tableau.empty 30 500001-510000
+    small stock.last-two 30 500001-510000
 }
 chain_b() {
     small stock.deal 12 1-5000
@@ -43,6 +48,10 @@ chain_b() {
     small tableau.empty 12 1-5000 --profile agnes-ru
     small reserve.no-build 30 1-5000
     small foundation.suit 30 1-5000
+    small tableau.wrap 30 500001-510000
+    small reserve.top 30 500001-510000
+    small foundation.start 30 500001-510000
+    small stock.deal 30 500001-510000
 }
 mkdir -p puzzles/small
 chain_a > puzzles/small/.chain-a.log 2>&1 &
