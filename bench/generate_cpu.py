@@ -57,6 +57,13 @@ def main() -> None:
     parser.add_argument("--profile", default="bernauer")
     args = parser.parse_args()
     cases = [tuple(c.split(":")) for c in (args.case or DEFAULT_CASES)]
+    for case in cases:
+        if len(case) != 3 or not case[1].isdigit() or not case[2].isdigit():
+            parser.error(f"--case {':'.join(case)}: expected THEME:SEED:COUNT, e.g. tableau.run:90:1")
+    known = subprocess.run(["git", "rev-parse", "--verify", "--quiet", f"{args.baseline}^{{commit}}"], cwd=ROOT,
+                           stdout=subprocess.DEVNULL)
+    if known.returncode != 0:
+        parser.error(f"--baseline {args.baseline}: not a commit of this repository")
     with tempfile.TemporaryDirectory() as tmp:
         base = Path(tmp) / "baseline"
         subprocess.run(["git", "worktree", "add", "--detach", str(base), args.baseline], cwd=ROOT, check=True,

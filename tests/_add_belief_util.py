@@ -13,6 +13,7 @@ from agnes_teach.engine import apply_move, finishes_home, legal_moves, refusal, 
 from agnes_teach.position import Position
 from agnes_teach.scenario import Scenario, load_puzzles
 from agnes_teach.tagger.misconception import Misconception, added_moves
+from agnes_teach.tagger.plans import plans_for
 from agnes_teach.tagger.players import lost_under, misconception_policy, playout
 from agnes_teach.themes import Theme
 
@@ -68,3 +69,16 @@ def check_puzzle(scenario: Scenario, theme: Theme) -> None:
     policy = misconception_policy(theme.believer)
     rng = random.Random(0)
     assert not any(playout(pos, policy, rng) for _ in range(BELIEVER_PLAYOUTS)), scenario.id
+
+
+def check_plan_needs_refusal(pos: Position, believer: Misconception, refused: list[str],
+                             answer: tuple[str, ...]) -> None:
+    """The believer's first moves are the refused ones (`refused`), its game is lost, and the
+    rule's `answer` wins (the rest goes home by itself)."""
+    first = plans_for(believer, pos).first_moves(pos)
+    assert first is not None and not first.legal
+    assert [str(m) for m in first.refused] == refused
+    assert lost_under(pos, believer) is True
+    for text in answer:
+        pos = apply_move(pos, move(pos, text))
+    assert finishes_home(pos)

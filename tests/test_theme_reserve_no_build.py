@@ -11,12 +11,11 @@ is its own place.
 from __future__ import annotations
 
 import pytest
-from _add_belief_util import AddCase, check_case, check_puzzle, theme_puzzles
+from _add_belief_util import AddCase, check_case, check_plan_needs_refusal, check_puzzle, theme_puzzles
 from _engine_util import build, move
 
 from agnes_teach.engine import apply_move, finishes_home
 from agnes_teach.registry import RuleId
-from agnes_teach.tagger.plans import plans_for
 from agnes_teach.tagger.players import lost_under
 from agnes_teach.themes import theme_for
 
@@ -46,13 +45,7 @@ def test_the_believer_plans_with_the_free_cell() -> None:
     # pile (one move); the rule wants it on 8S, which 8D covers: 8D into an empty column first (two
     # moves). Every plan the believer sees needs the refused move.
     pos = build(base=9, tableau={1: "6H 6C 7H", 2: "8S 8D", 3: "8H"}, reserve={1: "8C 7C"})
-    first = plans_for(THEME.believer, pos).first_moves(pos)
-    assert first is not None and not first.legal
-    assert [str(m) for m in first.refused] == ["7H>r2"]
-    assert lost_under(pos, THEME.believer) is True
-    for text in ("8D>t4", "7H>t2"):
-        pos = apply_move(pos, move(pos, text))
-    assert finishes_home(pos)
+    check_plan_needs_refusal(pos, THEME.believer, ["7H>r2"], ("8D>t4", "7H>t2"))
 
 
 def test_a_position_the_believer_wins_is_not_lost() -> None:

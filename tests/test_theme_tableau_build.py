@@ -8,12 +8,10 @@ added by the belief or not, and refused by exactly the rule named.
 from __future__ import annotations
 
 import pytest
-from _add_belief_util import AddCase, check_case, check_puzzle, theme_puzzles
-from _engine_util import build, move
+from _add_belief_util import AddCase, check_case, check_plan_needs_refusal, check_puzzle, theme_puzzles
+from _engine_util import build
 
-from agnes_teach.engine import apply_move, finishes_home
 from agnes_teach.registry import RuleId
-from agnes_teach.tagger.plans import plans_for
 from agnes_teach.tagger.players import lost_under
 from agnes_teach.themes import theme_for
 
@@ -42,13 +40,7 @@ def test_the_believer_plans_with_the_move_the_rule_refuses() -> None:
     # 4C is next home, under 5C. The believer's quickest plan lays 5C on 6C (one move); the rule
     # wants it on a red 6, and 6D must first go onto 7C (two moves): every plan needs the refusal.
     pos = build(base=9, tableau={4: "8C 7D 6C", 6: "7C", 7: "8D 4C 5C"}, reserve={6: "6D"})
-    first = plans_for(THEME.believer, pos).first_moves(pos)
-    assert first is not None and not first.legal
-    assert [str(m) for m in first.refused] == ["5C>t4"]
-    assert lost_under(pos, THEME.believer) is True
-    for text in ("6D>t6", "5C>t6"):
-        pos = apply_move(pos, move(pos, text))
-    assert finishes_home(pos)
+    check_plan_needs_refusal(pos, THEME.believer, ["5C>t4"], ("6D>t6", "5C>t6"))
 
 
 def test_a_position_the_believer_wins_is_not_lost() -> None:
