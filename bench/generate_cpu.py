@@ -60,8 +60,8 @@ def main() -> None:
     for case in cases:
         if len(case) != 3 or not case[1].isdigit() or not case[2].isdigit():
             parser.error(f"--case {':'.join(case)}: expected THEME:SEED:COUNT, e.g. tableau.run:90:1")
-    known = subprocess.run(["git", "rev-parse", "--verify", "--quiet", f"{args.baseline}^{{commit}}"], cwd=ROOT,
-                           stdout=subprocess.DEVNULL)
+    known = subprocess.run(["git", "rev-parse", "--verify", "--quiet", f"{args.baseline}^{{commit}}"],
+                           cwd=ROOT, stdout=subprocess.DEVNULL)
     if known.returncode != 0:
         parser.error(f"--baseline {args.baseline}: not a commit of this repository")
     with tempfile.TemporaryDirectory() as tmp:
