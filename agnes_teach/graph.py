@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from . import keys
 from .board import home_safety
 from .board import is_safe_home as board_safe_home
-from .cards import Card
+from .cards import Card, rank_index, rank_of
 from .engine import apply_unchecked, legal_moves
 from .moves import Move
 from .position import Position
@@ -49,14 +49,21 @@ def is_home(pos: Position, card: Card) -> bool:
     return pos.is_home(card)
 
 
-def autoplay(pos: Position) -> tuple[Position, tuple[Move, ...]]:
-    """Play safe foundation moves until none is left (see :func:`is_safe_home`)."""
+def _lower_ranks_home(pos: Position, card: Card) -> bool:
+    """Is every card of a lower rank than `card` (in the foundations' order) home?"""
+    return min(pos.foundations) >= rank_index(pos.base, rank_of(card))
+
+
+def autoplay(pos: Position, lowest_first: bool = False) -> tuple[Position, tuple[Move, ...]]:
+    """Play safe foundation moves until none is left (see :func:`is_safe_home`); `lowest_first`:
+    only those of cards whose lower ranks are all home."""
     played: list[Move] = []
     progress = True
     while progress and not pos.is_won():
         progress = False
         for move in legal_moves(pos):
-            if move.dest.is_foundation and move.card is not None and is_safe_home(pos, move.card):
+            if move.dest.is_foundation and move.card is not None and is_safe_home(pos, move.card) \
+                    and (not lowest_first or _lower_ranks_home(pos, move.card)):
                 pos = apply_unchecked(pos, move)
                 played.append(move)
                 progress = True
@@ -210,13 +217,17 @@ def backward_search(parents: list[list[tuple[int, int]]], targets: list[int],
 
 
 def explore(pos: Position, max_states: int, play_safe_home: bool = True,
-            merge_symmetric: bool = False) -> GameGraph | None:
+            merge_symmetric: bool = False, learner_returns: bool = False) -> GameGraph | None:
     """The reachable graph of `pos`, or None when it has more than `max_states` states.
 
     With `play_safe_home` (the generator's game), safe foundation moves are
     played after every move (:func:`autoplay`) and a won state ends the game.
     Without (the practice page, where the learner makes every move), each
-    legal move of the engine is one edge, a won state's too.
+    legal move of the engine is one edge, a won state's too.  With
+    `learner_returns` (the page, where cards may come back from the
+    foundations): a card goes home by itself only once every card of a
+    lower rank is home (a safe card's guests could otherwise come back onto
+    it), and a won state keeps its moves, as the learner may still make them.
 
     With `merge_symmetric` (the practice page), states that differ only in the
     order of interchangeable piles are one state: the canonical key
@@ -237,11 +248,11 @@ def explore(pos: Position, max_states: int, play_safe_home: bool = True,
     while i < len(states):
         here = states[i]
         out: list[tuple[Move, int]] = []
-        if not (play_safe_home and here.is_won()):
+        if not (play_safe_home and not learner_returns and here.is_won()):
             for move in legal_moves(here):
                 nxt = apply_unchecked(here, move)
                 if play_safe_home:
-                    nxt, played = autoplay(nxt)
+                    nxt, played = autoplay(nxt, lowest_first=learner_returns)
                     if played:
                         auto[(i, move)] = played
                 key, order = key_of(nxt)

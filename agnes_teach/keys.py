@@ -74,7 +74,15 @@ def state_key(pos: Position, canonical: bool = True) -> bytes:
         stacks = [*pos.reserve, *pos.exposed]
         return (PILE_SEP.join(map(bytes, pos.tableau)) + GROUP_SEP + PILE_SEP.join(map(bytes, stacks))
                 + bytes((pos.deals_done,)))
-    return key_and_order(pos)[0]
+    if pos.stock:
+        return key_and_order(pos)[0]
+    # No deal to come (most states searched): key_and_order's bytes without its order, built
+    # several times faster; the tests hold the two equal.
+    tags = _stack_tags_of(pos.profile.reserve_to_foundation, pos.profile.exposed_to_foundation,
+                          len(pos.reserve), len(pos.exposed))
+    return (PILE_SEP.join(sorted(map(bytes, pos.tableau))) + GROUP_SEP
+            + PILE_SEP.join(sorted(map(bytes.__add__, tags, map(bytes, (*pos.reserve, *pos.exposed)))))
+            + bytes((pos.deals_done,)))
 
 
 def key_and_order(pos: Position, kinds_apart: bool = False) -> tuple[bytes, tuple[int, ...]]:
@@ -109,6 +117,12 @@ def _pile_names(columns: int, reserve: int, exposed: int) -> tuple[tuple[Pile, .
             (*(Pile.reserve(i + 1) for i in range(reserve)), *(Pile.exposed(i + 1) for i in range(exposed))))
 
 
+@cache
+def _stack_tags_of(reserve_home: bool, exposed_home: bool, reserve: int, exposed: int) -> tuple[bytes, ...]:
+    """Each stack's tag where reserve piles and exposed cells may trade places."""
+    return (STACK_TAG[reserve_home],) * reserve + (STACK_TAG[exposed_home],) * exposed
+
+
 def _stack_tags(pos: Position, kinds_apart: bool) -> list[bytes]:
     """Each stack's tag: its permission to play home, and with `kinds_apart` its kind."""
     reserve = STACK_TAG[pos.profile.reserve_to_foundation]
@@ -118,4 +132,9 @@ def _stack_tags(pos: Position, kinds_apart: bool) -> list[bytes]:
 
 def game_key(pos: Position) -> bytes:
     """Equal for two positions of the same profile and base that are the same state up to symmetry."""
-    return f"{pos.profile.id}|{pos.base}|".encode() + state_key(pos)
+    return _game_prefix(pos.profile.id, pos.base) + state_key(pos)
+
+
+@cache
+def _game_prefix(profile_id: str, base: int) -> bytes:
+    return f"{profile_id}|{base}|".encode()

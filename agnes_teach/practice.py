@@ -58,7 +58,7 @@ from .checker import solution_line
 from .engine import AmbiguousMoveError, IllegalMoveError, Refusal, apply_unchecked, refusal, resolve
 from .graph import GameGraph, explore, piles_onto
 from .keys import key_and_order
-from .limits import PRACTICE_MAX_CARDS, PRACTICE_MAX_STATES
+from .limits import MEASURE_VERDICT_NODES, PRACTICE_MAX_CARDS, PRACTICE_MAX_STATES
 from .moves import DEAL_MOVE, Move, MoveText, parse_move_text
 from .piles import FOUNDATION, Pile, PileKind
 from .position import Cards, Position
@@ -85,6 +85,13 @@ RefusalRow = tuple[RefusalKey | None, ...]  # one card's refusals, per destinati
 
 class PracticeError(RuntimeError):
     """The graph and the solver (or the engine's refusals and its moves) disagree: a bug, never shipped."""
+
+
+class Unplayable(Enum):
+    """Why a puzzle's game is not stored for a page (beside too many cards in play)."""
+
+    TOO_LARGE = auto()  # more than PRACTICE_MAX_STATES states, even with safe cards sent home
+    UNPROVED = auto()  # cards come back from the foundations, and a loss of the smaller game is unproved
 
 
 class NoLead(Enum):
@@ -170,7 +177,7 @@ def page_refusal_key(why: Refusal, pos: Position, move: Move) -> RefusalKey:
 _PAGE_KEYS: dict[tuple[str, tuple[tuple[str, str], ...]], RefusalKey] = {}
 
 
-_ANALYSES: dict[tuple[str, Position], PracticeAnalysis | None] = {}
+_ANALYSES: dict[tuple[str, Position], PracticeAnalysis | Unplayable | None] = {}
 
 
 def clear_analyses() -> None:
@@ -186,7 +193,16 @@ def analyse(scenario: Scenario) -> PracticeAnalysis | None:
     key = (scenario.id, scenario.position)
     if key not in _ANALYSES:
         _ANALYSES[key] = _analyse(scenario.id, scenario.position, _key_if_small(scenario))
-    return _ANALYSES[key]
+    got = _ANALYSES[key]
+    return got if isinstance(got, PracticeAnalysis) else None
+
+
+def unplayable(scenario: Scenario) -> Unplayable | None:
+    """Why :func:`analyse` gave no analysis of `scenario` (None: it gave one, or the puzzle has too
+    many cards in play to be tried)."""
+    analyse(scenario)
+    got = _ANALYSES[(scenario.id, scenario.position)]
+    return got if isinstance(got, Unplayable) else None
 
 
 def _key_if_small(scenario: Scenario) -> KeyLine:
@@ -225,34 +241,53 @@ def analyse_all(scenarios: Sequence[Scenario], workers: int | None = None,
                 progress(done, scenario)
 
 
-def explore_for_page(start: Position) -> tuple[GameGraph | None, bool]:
+def explore_for_page(start: Position) -> tuple[GameGraph | Unplayable, bool]:
     """The game graph the page embeds, and whether safe cards go home by themselves in it: the
     learner's every move if that game has at most FULL_STATES states, else the game with safe moves
-    home played at once, up to PRACTICE_MAX_STATES (not where cards may come back from the foundations:
-    there a safe move is safe only if they may not, so a loss in that game would be no proof)."""
+    home played at once, up to PRACTICE_MAX_STATES.  Where cards may come back from the foundations a
+    loss in that second game is no proof (a safe move is safe only where they may not): it is used
+    only when the solver proves each of its lost states lost in the real game, else nothing is."""
     if start.profile.foundation_return:
-        return explore(start, PRACTICE_MAX_STATES, play_safe_home=False, merge_symmetric=True), False
+        graph = explore(start, FULL_STATES, play_safe_home=False, merge_symmetric=True)
+        if graph is not None:
+            return graph, False
+        # Where cards come back a safe move home is no proof (a guest could come back onto the card),
+        # so that game's losses stand only where the solver proves them in the real game.
+        safe_home = explore(start, PRACTICE_MAX_STATES, play_safe_home=True, merge_symmetric=True,
+                            learner_returns=True)
+        if safe_home is None:
+            return Unplayable.TOO_LARGE, False
+        return (safe_home, True) if losses_proved(safe_home) else (Unplayable.UNPROVED, False)
     if start.stock:
         # A game with a stock to deal is mostly too large to play whole: its game with safe cards sent
         # home comes first.  Each of its states is one of the learner's game, so when it has more than
         # FULL_STATES, so has the learner's, and the 3,000 states exploring that would cost are saved.
         safe_home = explore(start, PRACTICE_MAX_STATES, play_safe_home=True, merge_symmetric=True)
-        if safe_home is None or len(safe_home.states) > FULL_STATES:
+        if safe_home is None:
+            return Unplayable.TOO_LARGE, False
+        if len(safe_home.states) > FULL_STATES:
             return safe_home, True
         graph = explore(start, FULL_STATES, play_safe_home=False, merge_symmetric=True)
         return (graph, False) if graph is not None else (safe_home, True)
     graph = explore(start, FULL_STATES, play_safe_home=False, merge_symmetric=True)
     if graph is not None:
         return graph, False
-    return explore(start, PRACTICE_MAX_STATES, play_safe_home=True, merge_symmetric=True), True
+    safe_home = explore(start, PRACTICE_MAX_STATES, play_safe_home=True, merge_symmetric=True)
+    return (safe_home, True) if safe_home is not None else (Unplayable.TOO_LARGE, False)
 
 
-def _analyse(scenario_id: str, start: Position, key: KeyLine) -> PracticeAnalysis | None:
+def losses_proved(graph: GameGraph) -> bool:
+    """Does the solver prove, in the real game, every state `graph` holds lost?"""
+    return all(graph.won(i) or solve(pos, nodes=MEASURE_VERDICT_NODES).status == Verdict.LOST
+               for i, pos in enumerate(graph.states))
+
+
+def _analyse(scenario_id: str, start: Position, key: KeyLine) -> PracticeAnalysis | Unplayable | None:
     if cards_not_home(start) > PRACTICE_MAX_CARDS:
         return None
     graph, auto_home = explore_for_page(start)
-    if graph is None:
-        return None
+    if isinstance(graph, Unplayable):
+        return graph
     winnable = [graph.won(i) for i in range(len(graph.states))]
     cross_check(graph, winnable, scenario_id)
     dests = destinations(start.profile)

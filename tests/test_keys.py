@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import random
 
 from _solver_util import random_small_position, random_walk
@@ -12,7 +13,7 @@ from agnes_teach.cards import Card
 from agnes_teach.deal import deal
 from agnes_teach.engine import apply_unchecked, legal_moves
 from agnes_teach.generator.canonical import puzzle_key
-from agnes_teach.keys import futures, game_key, state_key
+from agnes_teach.keys import futures, game_key, key_and_order, state_key
 from agnes_teach.piles import Pile
 from agnes_teach.position import Position
 from agnes_teach.profile import get_profile, profile_ids
@@ -118,3 +119,16 @@ def test_columns_a_deal_will_reach_keep_their_place() -> None:
                            pos.stock)
         assert (state_key(swapped) == state_key(pos)) is same, profile
         assert (FastState(swapped).key(True) == FastState(pos).key(True)) is same, profile
+
+
+@settings(max_examples=80, deadline=None)
+@given(profile=PROFILES, seed=st.integers(0, 2**32 - 1), out=st.integers(4, 40), steps=st.integers(0, 60))
+def test_state_key_shortcut_is_the_definition(profile: str, seed: int, out: int, steps: int) -> None:
+    """Without a deal to come, state_key builds key_and_order's bytes by a shorter way."""
+    rng = random.Random(seed)
+    small = random_small_position(rng, profile, out)
+    walk = random_walk(seed % 10_000 + 1, profile, steps, play=seed, home_bias=0.0)
+    # Without its stock the position is not a valid one, but its key is still defined.
+    for pos in (small, walk[-1], dataclasses.replace(small, stock=())):
+        assert state_key(pos) == key_and_order(pos)[0]
+        assert game_key(pos).endswith(key_and_order(pos)[0])

@@ -138,9 +138,9 @@ def test_lost_when_the_permission_is_removed(theme: str, position: Position, los
     (pos(foundations={**FULL, "C": "AC"}, tableau=["4C", [], [], [], [], [], []], stock=["2C", "3C"]), False),
 ])
 def test_the_believers_goal_is_a_position_the_moves_home_finish(position: Position, finish: bool) -> None:
-    from agnes_teach.tagger.players import home_moves_finish
+    from agnes_teach.engine import finishes_home
 
-    assert home_moves_finish(position) is finish
+    assert finishes_home(position) is finish
 
 
 # Base 4, spades to the K home: A♠ lies on the 3♠ that must go into an empty column to free 2♠.

@@ -14,15 +14,25 @@ from agnes_teach.cards import Card
 from agnes_teach.checker import replay
 from agnes_teach.engine import apply_unchecked, legal_moves, refusal
 from agnes_teach.graph import explore
+from agnes_teach.limits import MEASURE_VERDICT_NODES
 from agnes_teach.moves import Move, parse_move_text
 from agnes_teach.piles import Pile
-from agnes_teach.practice import NoLead, analyse, destinations, with_pile_emptied
+from agnes_teach.practice import (
+    NoLead,
+    Unplayable,
+    analyse,
+    destinations,
+    losses_proved,
+    unplayable,
+    with_pile_emptied,
+)
 from agnes_teach.profile import get_profile
-from agnes_teach.registry import Task
+from agnes_teach.registry import Task, Verdict
 from agnes_teach.render.guide import build_guide, practice_set
 from agnes_teach.render.practice import board_labels, build_practice, distinct_titles, practice_task
 from agnes_teach.render.sheet import instruction
 from agnes_teach.scenario import Scenario, load_puzzles, load_scenario
+from agnes_teach.solver import solve
 
 ROOT = Path(__file__).resolve().parent.parent
 SECTION_08 = ROOT / "agnes_teach" / "data" / "examples" / "section-08.yaml"
@@ -147,3 +157,30 @@ def test_a_guide_of_real_deals_still_has_a_puzzle_to_play(tmp_path: Path) -> Non
     items = [line.split(":")[0].strip() for line in skipped.splitlines() if "<li>" in line]
     assert len(items) == 4 and len(set(items)) == 4
     assert "Write down" not in html
+
+
+AGNES_RU = ROOT / "puzzles" / "agnes-ru"
+
+
+def test_a_returns_game_is_played_with_every_loss_proved_by_the_solver() -> None:
+    """Where cards come back from the foundations, the page stores the game in which a card goes
+    home by itself once its lower ranks are home, and every loss it holds is the solver's."""
+    scenario = load_scenario(AGNES_RU / "foundation.return" / "agnes-ru-foundation-return-l10-21-c15.yaml")
+    got = analyse(scenario)
+    assert got is not None and got.auto_home
+    lost = [i for i, ok in enumerate(got.winnable) if not ok]
+    assert lost and got.winnable[0]
+    for i in lost:
+        assert solve(got.graph.states[i], nodes=MEASURE_VERDICT_NODES).status == Verdict.LOST
+    for i, state in enumerate(got.graph.states):  # a won state keeps its moves: cards may come back
+        if state.is_won():
+            assert [m for m, _ in got.graph.edges[i]] == legal_moves(state) != []
+
+
+def test_a_loss_of_the_game_with_returns_barred_is_not_taken_on_trust() -> None:
+    """Sending every safe card home for good loses wins where a card must come back: the proof
+    catches it, and the page says why the puzzle is not played rather than calling it lost."""
+    scenario = load_scenario(AGNES_RU / "foundation.return" / "agnes-ru-foundation-return-l3-40-c13.yaml")
+    barred = explore(scenario.position, 1000, play_safe_home=True, merge_symmetric=True)
+    assert barred is not None and not losses_proved(barred)
+    assert analyse(scenario) is None and unplayable(scenario) is Unplayable.TOO_LARGE

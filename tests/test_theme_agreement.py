@@ -31,7 +31,15 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from agnes_teach.cards import card_name
-from agnes_teach.engine import apply_move, apply_unchecked, legal_moves, locate, refusal, resolve
+from agnes_teach.engine import (
+    apply_move,
+    apply_unchecked,
+    finishes_home,
+    legal_moves,
+    locate,
+    refusal,
+    resolve,
+)
 from agnes_teach.moves import DEAL_MOVE, Move
 from agnes_teach.piles import Pile
 from agnes_teach.position import Position
@@ -41,7 +49,7 @@ from agnes_teach.solver.fast import FastState, Rules
 from agnes_teach.tagger.answer import answer_cut
 from agnes_teach.tagger.detectors import Lesson
 from agnes_teach.tagger.misconception import Restriction, added_moves
-from agnes_teach.tagger.players import home_moves_finish, misconception_policy, restricted_rules
+from agnes_teach.tagger.players import misconception_policy, restricted_rules
 from agnes_teach.themes import Theme, all_themes, theme_for
 from agnes_teach.themes.reserve_top import uncovers_reserve
 
@@ -139,7 +147,7 @@ def disagreements(pos: Position, theme: Theme) -> Iterator[str]:
     believed = restricted_moves(pos, theme)
     if believed is not None and believed != {str(m) for m in allowed}:
         yield f"{theme}: the restricted tables give {sorted(believed ^ {str(m) for m in allowed})} apart"
-    if not home_moves_finish(pos, moves):
+    if not finishes_home(pos):
         choice = misconception_policy(misconception)(pos, moves, random.Random(0))
         if choice is not None and choice not in allowed:
             yield f"{theme}: the misconception player plays {choice}, which the belief forbids"

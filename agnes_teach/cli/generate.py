@@ -86,7 +86,8 @@ def generate_command(
                            "from measured play.")
     ] = False,
     max_seconds: Annotated[
-        float, typer.Option("--max-seconds", help="Give up (writing nothing) after this many seconds.")
+        float, typer.Option("--max-seconds", help="Stop after this many seconds: the puzzles found by "
+                            "then are written, and the exit status is 3 when they are fewer than --count.")
     ] = 180.0,
     source: Annotated[
         SourceName, typer.Option("--source", help="small (the default): layouts composed for the theme, "

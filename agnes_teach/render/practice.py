@@ -40,7 +40,7 @@ from ..limits import PRACTICE_MAX_CARDS, PRACTICE_MAX_STATES
 from ..moves import Move
 from ..piles import Pile
 from ..position import Position
-from ..practice import Lead, NoLead, PracticeAnalysis, RefusalKey, RefusalRow, analyse
+from ..practice import Lead, NoLead, PracticeAnalysis, RefusalKey, RefusalRow, Unplayable, analyse, unplayable
 from ..puzzle_library import difficulty_order
 from ..registry import RuleId, Task
 from ..registry import rule as registry_rule
@@ -63,6 +63,7 @@ DEAL_CODE = "**"  # a move's code when it is the deal
 # Why a puzzle is listed as not playable here.
 TOO_MANY_CARDS = "too-many-cards"  # more cards in play than any game the page can store
 TOO_LARGE = "too-large"  # its game has more states than PRACTICE_MAX_STATES
+UNPROVED = "unproved"  # cards come back home, and the stored game's losses are not all proved
 TOO_BIG_ALONE = "too-big-alone"  # its encoded game alone is larger than a page may be
 PAGE_FULL = "page-budget"  # it fits alone, but not beside the other puzzles
 
@@ -299,7 +300,8 @@ def puzzle_data(scenario: Scenario, lang: str, messages: Messages) -> PuzzleData
         return PuzzleData(scenario, 0, None, TOO_MANY_CARDS)
     got = analyse(scenario)
     if got is None:
-        return PuzzleData(scenario, PRACTICE_MAX_STATES, None, TOO_LARGE)
+        reason = UNPROVED if unplayable(scenario) is Unplayable.UNPROVED else TOO_LARGE
+        return PuzzleData(scenario, PRACTICE_MAX_STATES, None, reason)
     graph = pack(encode_graph(got, messages, Patterns(), Reasons(lang)))
     data = puzzle_header(scenario, got, messages) | {"graph": graph}
     return PuzzleData(scenario, len(got.graph.states), data, size=len(_json(data).encode("utf-8")))
@@ -465,6 +467,10 @@ def skip_reason(p: PuzzleData, lang: str, budget: int) -> str:
         return t(lang, "practice", "its game has more than {n} positions, even with the cards that can "
                  "safely go home sent there by themselves: too many to store in a page; play it on the "
                  "worksheet.", n=format_decimal(PRACTICE_MAX_STATES, locale=lang))
+    if p.reason == UNPROVED:
+        return t(lang, "practice", "cards may come back from the foundations here, and its game is too "
+                 "large to store unless safe cards go home by themselves, which could cost a win here; "
+                 "play it on the worksheet.")
     size, most = _megabytes(p.size, lang), _megabytes(budget, lang)
     if p.reason == TOO_BIG_ALONE:
         return t(lang, "practice", "its game takes {size} MB stored, more than a whole page may hold "
@@ -483,6 +489,10 @@ def builder_note(p: PuzzleData, budget: int) -> str:
     if p.reason == TOO_LARGE:
         return (f"practice pages: {where} is not playable there: its game has more than "
                 f"{PRACTICE_MAX_STATES:,} states even with safe cards sent home; make the position smaller")
+    if p.reason == UNPROVED:
+        return (f"practice pages: {where} is not playable there: its game is stored only with safe cards "
+                "sent home, and where cards come back from the foundations the solver did not prove each "
+                "loss of that game; make the position smaller")
     if p.reason == TOO_BIG_ALONE:
         return (f"practice pages: {where} is not playable there: its data take {p.size:,} bytes, a page "
                 f"at most {budget:,}; make the position smaller")

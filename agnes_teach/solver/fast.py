@@ -95,9 +95,10 @@ class Rules:
         # on[c * 52 + t]: does c build on t; link[c * 52 + t]: does c on t continue a run (the
         # engine's tables, so both decide alike).
         self.on = bytearray(builds(p, pos.base))
-        # guests[t]: the cards that may be laid on t in the tableau.
-        self.guests = [[c for c in range(52) if self.on[c * 52 + t]] for t in range(52)]
         self.safety = home_safety(p, pos.base)  # what the one safe-home test reads
+        # guests[t]: the cards that may be laid on t in the tableau (the profile's, made once per
+        # game and shared; a misconception's game replaces the whole table).
+        self.guests: Sequence[Sequence[int]] = self.safety.guests
 
 
     # A misconception's game (tagger/players.py) narrows these four; the move generator

@@ -12,7 +12,7 @@ from typing import Literal
 
 from ..board import top_run_start
 from ..cards import Card
-from ..engine import apply_unchecked, legal_moves, locate, refusal
+from ..engine import apply_unchecked, locate, refusal
 from ..moves import Move
 from ..piles import COLUMNS, FOUNDATION, Pile, PileKind
 from ..position import Position
@@ -168,20 +168,3 @@ def apply_believed(pos: Position, move: Move, misconception: Misconception | Non
     return replace(pos, tableau=tuple(tuple(p) for p in groups[PileKind.COLUMN]),
                    reserve=tuple(tuple(p) for p in groups[PileKind.RESERVE]),
                    exposed=tuple(tuple(p) for p in groups[PileKind.EXPOSED]))
-
-
-def home_moves_finish(pos: Position, moves: list[Move] | None = None) -> bool:
-    """Do the real rules' moves home alone finish the game from `pos`?  (`moves`: its legal moves.)
-
-    The believer's goal: from here every card left goes home by itself, so a pupil who learns the
-    rule only now still wins, and the rule did not decide the game.  A move home never takes
-    another away (it frees the card under it, and a card its foundation awaits stays awaited), so
-    they may be played in any order: one order decides."""
-    if pos.stock:
-        return False  # no move home deals
-    while not pos.is_won():
-        home = next((m for m in (legal_moves(pos) if moves is None else moves) if m.dest.is_foundation), None)
-        if home is None:
-            return False
-        pos, moves = apply_unchecked(pos, home), None
-    return True

@@ -3,7 +3,7 @@
 Such a believer may make every legal move, so a belief that only *adds* moves cannot lose by what
 it leaves out. It loses by what it counts on. As a pupil solving a puzzle does, the believer plans
 a shortest way to its goal (a position from which the real rules' moves home alone finish the
-game, the goal of every believer, ``misconception.home_moves_finish``) in the game the belief
+game, the goal of every believer, ``engine.finishes_home``) in the game the belief
 imagines: the legal moves and the moves the belief adds (``misconception.added_moves``), laid out
 as the believer imagines them (``misconception.apply_believed``). Safe moves home
 (``graph.autoplay``'s) are played at once and not counted: they are no choice.
@@ -25,7 +25,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from ..engine import apply_unchecked, home_moves, legal_moves
+from ..engine import apply_unchecked, finishes_home, home_moves, legal_moves
 from ..graph import is_safe_home
 from ..keys import state_key
 from ..moves import Move
@@ -85,7 +85,7 @@ class Plans:
         edges: dict[bytes, list[Edge]] = {}
         goals: set[bytes] = set()
         while layers[-1]:
-            goals = {key for key, here in layers[-1] if _finishes(here)}
+            goals = {key for key, here in layers[-1] if finishes_home(here)}
             if goals:
                 break
             depth = len(layers)
@@ -191,18 +191,6 @@ def _settle(pos: Position) -> tuple[Position, tuple[Move, ...]]:
             return pos, tuple(played)
         pos = apply_unchecked(pos, move)
         played.append(move)
-
-
-def _finishes(pos: Position) -> bool:
-    """Do moves home alone finish the game (``misconception.home_moves_finish``, by the pile tops)?"""
-    if pos.stock:
-        return False
-    while not pos.is_won():
-        home = _home_tops(pos)
-        if not home:
-            return False
-        pos = apply_unchecked(pos, home[0])
-    return True
 
 
 def _safe_now(pos: Position, move: Move) -> bool:

@@ -41,7 +41,7 @@ from collections import deque
 from collections.abc import Callable
 from typing import Literal
 
-from ..engine import apply_unchecked, legal_moves
+from ..engine import apply_unchecked, finishes_home, legal_moves
 from ..limits import BELIEVER_MAX_STATES, PLAYOUT_MAX_MOVES
 from ..moves import Move
 from ..position import Position
@@ -50,7 +50,7 @@ from ..registry import Verdict
 from ..solver import canonical_key, solve
 from ..solver.fast import Rules
 from ..themes import theme_for
-from .misconception import Misconception, Restriction, home_moves_finish
+from .misconception import Misconception, Restriction
 from .plans import plans_for
 
 PLAYOUTS = 200  # capped playouts of the misconception player (fixed seed)
@@ -98,13 +98,13 @@ def greedy_policy(pos: Position, moves: list[Move], rng: random.Random) -> Move 
 def believer_choices(pos: Position, misconception: Misconception,
                      moves: list[Move] | None = None) -> list[Move]:
     """The moves the misconception player picks among at `pos` (it plays one of them at random):
-    once the moves home alone finish the game, those (the believer's goal, ``home_moves_finish``:
+    once the moves home alone finish the game, those (the believer's goal, ``engine.finishes_home``:
     the pupil learns the rule at the very end); else the moves home the belief allows, if any; else
     every move it allows. Empty: the believer sees no move it would make (it is stuck). The move
     "the misconception picks" (issue 28) is one of these."""
     moves = legal_moves(pos) if moves is None else moves
     home_now = [m for m in moves if m.dest.is_foundation]
-    if home_now and home_moves_finish(pos, moves):
+    if home_now and finishes_home(pos):
         return home_now
     allowed = misconception.allowed(pos, moves)
     home = [m for m in allowed if m.dest.is_foundation]
@@ -131,7 +131,7 @@ def planning_policy(misconception: Misconception) -> Policy:
     counted on fails there (and with it the answer it would write)."""
     def policy(pos: Position, moves: list[Move], rng: random.Random) -> Move | None:
         home_now = [m for m in moves if m.dest.is_foundation]
-        if home_now and home_moves_finish(pos, moves):
+        if home_now and finishes_home(pos):
             return rng.choice(home_now)
         first = plans_for(misconception, pos).first_moves(pos)
         options = [*first.legal, *first.refused] if first is not None else []
@@ -307,7 +307,7 @@ def _believer_search(pos: Position, misconception: Misconception, max_states: in
     while todo:
         here = todo.pop()
         moves = legal_moves(here)
-        if home_moves_finish(here, moves):
+        if finishes_home(here):
             return False
         for move in misconception.allowed(here, moves):
             after = apply_unchecked(here, move)
@@ -330,7 +330,7 @@ def _tree(pos: Position, misconception: Misconception, depth: int, nodes: int,
         cache[key] = Verdict.WON if pos.is_won() else solve(pos, nodes=nodes).status
     if cache[key] == Verdict.LOST:
         return True
-    if depth == 0 or home_moves_finish(pos):
+    if depth == 0 or finishes_home(pos):
         return None  # the believer's goal is reached here: not lost
     for move in misconception.allowed(pos, legal_moves(pos)):
         if _tree(apply_unchecked(pos, move), misconception, depth - 1, nodes, cache) is not True:
@@ -354,7 +354,7 @@ def _plan_can_lose(pos: Position, misconception: Misconception, max_states: int,
     while todo:
         here = todo.popleft()
         moves = legal_moves(here)
-        if home_moves_finish(here, moves):
+        if finishes_home(here):
             continue
         plan = misconception.plan(here, moves)
         if plan == []:
@@ -381,7 +381,7 @@ def lost_under(pos: Position, misconception: Misconception, max_states: int = BE
     not tell.
 
     The believer makes only the moves the belief allows, and wins on reaching a position from
-    which the real rules' moves home alone finish the game (``home_moves_finish``).  Where the
+    which the real rules' moves home alone finish the game (``engine.finishes_home``).  Where the
     belief forbids no move home (tableau.empty, tableau.wrap, tableau.run; stock.deal's force never
     hides one) that is winning outright; where it forbids one (foundation.wrap, foundation.start,
     reserve.top, stock.last-two) it is not, and "lost" says the rule was needed before the end.
