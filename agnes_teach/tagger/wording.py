@@ -4,6 +4,8 @@ found (a clause after the move). Every sentence is a catalogue message; nothing 
 
 from __future__ import annotations
 
+from babel.lists import format_list
+
 from .. import i18n
 from ..cards import Card, rank_name
 from ..themes import WHY_RULE, RuleFacts
@@ -18,7 +20,7 @@ def rule_text(facts: RuleFacts, lang: str) -> str:
     fields: dict[str, list[str]] = {}
     for name, card in facts.cards:
         fields.setdefault(name, []).append(i18n.card_text(card, lang))
-    values = {name: " ".join(cards) for name, cards in fields.items()}
+    values = {name: format_list(cards, locale=lang) for name, cards in fields.items()}  # "4♦ and K♦"
     values |= {name: i18n.rank_letter(lang, rank_name(rank)) for name, rank in facts.ranks}
     values |= dict(facts.words)
     return i18n.text(lang, WHY_RULE, facts.rule, **values)
