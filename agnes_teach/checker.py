@@ -562,6 +562,12 @@ def _check_teaching(sc: Scenario, result: CheckResult, lang: str) -> None:
         key_problem = key_move_problem(sc.position, line[0], taught.lesson_move)
         if key_problem is not None:
             problems.append(f"the rule is not the crux: {key_problem}")
+    if taught is not None and line:
+        from .tagger.refutation import key_explanation_problem
+
+        explained = key_explanation_problem(sc, line)
+        if explained is not None:
+            problems.append(explained)
     for problem in problems:
         message = i18n.text(lang, "check", "does not teach: {problem}", problem=problem)
         result.errors.append(CheckError(theme or RuleId.END_WIN, message))

@@ -110,8 +110,8 @@ def test_two_cards_never_home_together(foundations: dict[str, str], rest: str, h
 @pytest.mark.parametrize(("lang", "joined"), [("en", "4♦ and K♦"), ("ru", "4♦ и К♦"), ("es", "4♦ y K♦")])
 def test_a_rule_fact_of_several_cards_lists_them_in_the_language(lang: str, joined: str) -> None:
     from agnes_teach.cards import parse_card
-    from agnes_teach.tagger.wording import rule_text
     from agnes_teach.registry import RuleId
+    from agnes_teach.tagger.wording import rule_text
     from agnes_teach.themes import RuleFacts
 
     facts = RuleFacts(RuleId.STOCK_DEAL, cards=(("top", parse_card("4D")), ("top", parse_card("KD"))))

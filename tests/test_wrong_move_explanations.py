@@ -34,6 +34,7 @@ from agnes_teach.tagger.refutation import (
     explain_scenario,
     explain_wrong_move,
     key_analysis,
+    key_explanation_problem,
     scenario_theme,
 )
 from agnes_teach.themes import all_themes
@@ -241,3 +242,13 @@ def test_a_cost_no_rule_refuses_is_stated_in_a_rules_terms(kind: ReasonKind, rul
     rule_side, _, cost = texts["en"].partition(" This move loses: ")
     assert words in rule_side and cost, texts["en"]  # the rule's terms first, then the cost
     assert len(set(texts.values())) == len(LANGS)
+
+
+def test_a_key_that_explains_a_wrong_move_by_its_cost_alone_does_not_teach() -> None:
+    """A generated puzzle whose key explained 3♦>t2 only by the card it buries: ``check --teach``
+    and the generator (``pipeline.key_problem``) refuse it; the library's keys pass."""
+    sc = load_scenario(POSITIONS / "no_rule" / "stock-deal-l500202-30-c22.yaml")
+    problem = key_explanation_problem(sc, solution_line(sc))
+    assert problem is not None and "3D>t2" in problem and "citing no rule" in problem
+    library = load_scenario(POSITIONS / f"{RuleId.STOCK_DEAL}.yaml")
+    assert key_explanation_problem(library, solution_line(library)) is None

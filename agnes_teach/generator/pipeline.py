@@ -44,6 +44,7 @@ from ..moves import Move
 from ..position import Position
 from ..profile import Profile, get_profile
 from ..registry import Difficulty, Task
+from ..scenario import scenario_from_data
 from ..tagger.small import Tally
 from ..themes import theme_for
 from .compose import layouts
@@ -95,6 +96,18 @@ IN_THIS_PROCESS = Workers()  # the default: every job runs here, one after anoth
 
 
 # ------------------------------------------------------------------ the stock's fairness
+
+
+def key_problem(puzzle: Puzzle) -> str | None:
+    """What keeps the key of a small puzzle, as its file would print it, from explaining every
+    wrong move by a rule (``refutation.key_explanation_problem``, which ``check --teach`` asks)."""
+    from ..checker import solution_line
+    from ..tagger.refutation import key_explanation_problem
+    from ..yamlio import Locator
+    from .output import scenario_data
+
+    sc = scenario_from_data(scenario_data(puzzle, 0, 1), Locator(None, None), "<generated>")
+    return key_explanation_problem(sc, solution_line(sc))
 
 
 def hidden_stock_fair(puzzle: Puzzle) -> Puzzle:
@@ -317,6 +330,9 @@ class _Taking:
             return False
         if search.wanted is not None and not search.wanted(puzzle):
             self.tally.add(f"not wanted ({puzzle.difficulty}, {puzzle.task})")
+            return False
+        if puzzle.minimal and key_problem(puzzle) is not None:
+            self.tally.add("key: a wrong move is not explained by its rule")
             return False
         self.taken.add(puzzle.key)
         search.found.append(puzzle)

@@ -613,6 +613,25 @@ def explain_scenario(sc: Scenario, line: Sequence[Move]) -> list[Refuted]:
     return refute(sc.position, found, named, theme)
 
 
+def key_explanation_problem(sc: Scenario, line: Sequence[Move]) -> str | None:
+    """What keeps the key's wrong moves from being explained as issue 28 asks (None: nothing):
+    each is listed once, explained, and cites a rule, the theme's own where the theme's
+    misconception plays it.  ``check --teach`` and the generator both ask it."""
+    entries = explain_scenario(sc, line)
+    listed = [m for e in entries for m in e.moves]
+    if len(listed) != len(set(listed)):
+        return "the key lists a wrong move twice"
+    for entry in entries:
+        moves = " ".join(str(m) for m in entry.moves)
+        if entry.reason.kind is ReasonKind.UNEXPLAINED:
+            return f"the key leaves {moves} unexplained"
+        if entry.explanation.rule is None:
+            return f"the key explains {moves} by what it costs, citing no rule"
+        if entry.temptation is Temptation.BELIEF and sc.themes and entry.explanation.rule != sc.themes[0]:
+            return f"the key explains the misconception's move {moves} by another rule than {sc.themes[0]}"
+    return None
+
+
 @lru_cache(maxsize=256)
 def _analysed(pos: Position, line: tuple[Move, ...], theme: str | None) -> Answer:
     """The answer's decision points, once per puzzle however many languages its sheets are in."""
