@@ -252,3 +252,12 @@ def test_a_key_that_explains_a_wrong_move_by_its_cost_alone_does_not_teach() -> 
     assert problem is not None and "3D>t2" in problem and "citing no rule" in problem
     library = load_scenario(POSITIONS / f"{RuleId.STOCK_DEAL}.yaml")
     assert key_explanation_problem(library, solution_line(library)) is None
+
+
+def test_a_key_must_explain_the_misconceptions_move_by_the_theme_even_where_cards_come_back() -> None:
+    """In agnes-ru a wrong move may be explained by its cost alone (a card sent home can come back,
+    so none is shown never getting home), but the misconception's move still needs the theme's
+    rule: this puzzle explained the Bernauer player's Q♠>t7 by another rule."""
+    sc = load_scenario(POSITIONS / "no_rule" / "agnes-ru-tableau-empty-l49-27-c13.yaml")
+    problem = key_explanation_problem(sc, solution_line(sc))
+    assert problem is not None and "QS>t7" in problem and "another rule" in problem
