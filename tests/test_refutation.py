@@ -116,3 +116,24 @@ def test_a_rule_fact_of_several_cards_lists_them_in_the_language(lang: str, join
 
     facts = RuleFacts(RuleId.STOCK_DEAL, cards=(("top", parse_card("4D")), ("top", parse_card("KD"))))
     assert joined in rule_text(facts, lang)
+
+
+@pytest.mark.parametrize(("lang", "loses"), [("en", "loses"), ("ru", "проигрывает"), ("es", "pierde")])
+@pytest.mark.parametrize("observation", [None, "buried"])
+def test_a_rule_then_a_loss_only_the_solver_shows_says_loses_once(lang: str, loses: str,
+                                                                 observation: str | None) -> None:
+    """The rule's side, then a cost beside the solver's proof: "this move loses (the solver proves
+    it): after it ...", not "this move loses: it loses ..." (a Russian sheet showed it)."""
+    from agnes_teach.cards import parse_card
+    from agnes_teach.registry import RuleId
+    from agnes_teach.tagger.reasons import Observation, Reason, ReasonKind
+    from agnes_teach.tagger.wording import explanation_text
+    from agnes_teach.themes import RuleFacts
+
+    facts = RuleFacts(RuleId.STOCK_DEAL, cards=(("top", parse_card("4D")),))
+    seen = Observation("buried", card=parse_card("3D"), cover=parse_card("9C"), pile="t2") \
+        if observation else None
+    reason = Reason(ReasonKind.OBSERVED, observation=seen) if seen else Reason(ReasonKind.UNEXPLAINED)
+    text = explanation_text(facts, reason, lang)
+    assert text.lower().count(loses) == 1, text
+    assert "{" not in text and (seen is None or "t2" in text), text

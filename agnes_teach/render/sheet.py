@@ -281,7 +281,7 @@ def others_sentence(sc: Scenario, lang: str) -> str | None:
                        "{n} answers are this short; any of them is right.", claim.count)
     if not claim.alternatives:
         return count
-    shown = "; ".join(" ".join(m.symbol_text() for m in _replay(sc.position, alt, sc.file))
+    shown = "; ".join(" ".join(i18n.move_notation(m, lang) for m in _replay(sc.position, alt, sc.file))
                       for alt in claim.alternatives)
     return count + " " + i18n.text(lang, "sheet", "For example: {moves}.", moves=shown)
 

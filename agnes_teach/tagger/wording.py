@@ -31,12 +31,17 @@ def explanation_text(facts: RuleFacts | None, reason: Reason, lang: str, later: 
     and, for a move the answer makes later (`later`, 0-based), when it does."""
     out = reason_text(reason, lang)
     if facts is not None:
-        out = i18n.text(lang, "sheet", "{rule} This move loses: {cost}", rule=rule_text(facts, lang),
-                        cost=out)
-    elif (rule := cost_rule(reason)) is not None:
-        # No theme's fact speaks for it: the rule whose terms the cost is stated in comes first.
-        out = i18n.text(lang, "sheet", "{rule} This move loses: {cost}", rule=i18n.text(lang, WHY_COST, rule),
-                        cost=out)
+        rule: str | None = rule_text(facts, lang)
+    else:  # no theme's fact speaks for it: the rule whose terms the cost is stated in comes first
+        cited = cost_rule(reason)
+        rule = i18n.text(lang, WHY_COST, cited) if cited is not None else None
+    proof = _proof_detail(reason, lang) if rule is not None else None
+    if proof is not None:
+        # The cost is a fact beside the solver's proof: "loses" said once, not "loses: it loses".
+        out = i18n.text(lang, "sheet", "{rule} This move loses (the solver proves it): {detail}", rule=rule,
+                        detail=proof)
+    elif rule is not None:
+        out = i18n.text(lang, "sheet", "{rule} This move loses: {cost}", rule=rule, cost=out)
     if later is not None:
         out = i18n.text(lang, "sheet", "{why} The answer makes this move too, but only at move {n}.", why=out,
                         n=later + 1)
@@ -116,3 +121,29 @@ def observation_text(seen: Observation, lang: str) -> str:
         return t(lang, "sheet", "it loses (the solver proves it): it sends {card} home, the last card "
                  "{under} could still be laid on.", **fields)
     return t(lang, "sheet", "it loses (the solver proves it): it fills the last empty column.", **fields)
+
+
+def _proof_detail(reason: Reason, lang: str) -> str | None:
+    """For a loss only the solver proves (an observation beside the proof, or nothing seen): what
+    follows "this move loses (the solver proves it):"; None for every other reason."""
+    seen = reason.observation if reason.kind is ReasonKind.OBSERVED else None
+    if reason.kind is not ReasonKind.OBSERVED and reason.kind is not ReasonKind.UNEXPLAINED:
+        return None
+    if seen is None:
+        return i18n.text(lang, "sheet", "after it no line brings every card home.")
+    fields = {"card": i18n.card_text(seen.card, lang) if seen.card is not None else "",
+              "under": i18n.card_text(seen.under, lang) if seen.under is not None else "",
+              "cover": i18n.card_text(seen.cover, lang) if seen.cover is not None else "", "pile": seen.pile}
+    t = i18n.text
+    if seen.kind == "no-landing":
+        return t(lang, "sheet", "after it {card} has no place left in the columns, since every card it could "
+                 "lie on is home, yet it still covers {under} in {pile}.", **fields)
+    if seen.kind == "buried" and seen.next:
+        return t(lang, "sheet", "it lays {cover} on {card} in {pile}, and {card} is the next card its "
+                 "foundation needs.", **fields)
+    if seen.kind == "buried":
+        return t(lang, "sheet", "after it {card} lies under {cover} in {pile}.", **fields)
+    if seen.kind == "last-host":
+        return t(lang, "sheet", "it sends {card} home, the last card {under} could still be laid on.",
+                 **fields)
+    return t(lang, "sheet", "it fills the last empty column.", **fields)
