@@ -102,35 +102,21 @@ def _never_home_text(reason: Reason, lang: str, f: dict[str, str]) -> str:
 def observation_text(seen: Observation, lang: str) -> str:
     """What a losing move changes for good, in words (tagger.refutation.observe), on a position too
     big to walk every continuation of: a fact beside the solver's proof."""
-    def sym(card: Card | None) -> str:
-        return i18n.card_text(card, lang) if card is not None else ""
-
-    fields = {"card": sym(seen.card), "under": sym(seen.under), "cover": sym(seen.cover), "pile": seen.pile}
-    t = i18n.text
-    if seen.kind == "no-landing":
-        return t(lang, "sheet", "it loses (the solver proves it): after it {card} has no place left in the "
-                 "columns, since every card it could lie on is home, yet it still covers {under} in {pile}.",
-                 **fields)
-    if seen.kind == "buried" and seen.next:
-        return t(lang, "sheet", "it loses (the solver proves it): it lays {cover} on {card} in {pile}, and "
-                 "{card} is the next card its foundation needs.", **fields)
-    if seen.kind == "buried":
-        return t(lang, "sheet", "it loses (the solver proves it): after it {card} lies under {cover} in "
-                 "{pile}.", **fields)
-    if seen.kind == "last-host":
-        return t(lang, "sheet", "it loses (the solver proves it): it sends {card} home, the last card "
-                 "{under} could still be laid on.", **fields)
-    return t(lang, "sheet", "it loses (the solver proves it): it fills the last empty column.", **fields)
+    return i18n.text(lang, "sheet", "it loses (the solver proves it): {detail}", detail=_observed(seen, lang))
 
 
 def _proof_detail(reason: Reason, lang: str) -> str | None:
     """For a loss only the solver proves (an observation beside the proof, or nothing seen): what
     follows "this move loses (the solver proves it):"; None for every other reason."""
-    seen = reason.observation if reason.kind is ReasonKind.OBSERVED else None
-    if reason.kind is not ReasonKind.OBSERVED and reason.kind is not ReasonKind.UNEXPLAINED:
-        return None
-    if seen is None:
+    if reason.kind is ReasonKind.OBSERVED and reason.observation is not None:
+        return _observed(reason.observation, lang)
+    if reason.kind in (ReasonKind.OBSERVED, ReasonKind.UNEXPLAINED):
         return i18n.text(lang, "sheet", "after it no line brings every card home.")
+    return None
+
+
+def _observed(seen: Observation, lang: str) -> str:
+    """The observation itself, as a clause after "it loses (the solver proves it):"."""
     fields = {"card": i18n.card_text(seen.card, lang) if seen.card is not None else "",
               "under": i18n.card_text(seen.under, lang) if seen.under is not None else "",
               "cover": i18n.card_text(seen.cover, lang) if seen.cover is not None else "", "pile": seen.pile}
