@@ -243,12 +243,14 @@ def test_each_note_is_heard_once(tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 
     pair = [load_scenario(LIBRARY / "tableau.empty" / name)
             for name in ("tableau-empty-d26-m8-c11.yaml", "tableau-empty-d10-m29-c16.yaml")]
-    alone = max(len(build_practice([sc], lang, f"{lang}.html").html.encode("utf-8"))
-                for sc in pair for lang in ("en", "ru", "es"))
-    monkeypatch.setattr(page, "PAGE_BUDGET", alone + 2_000)  # room for one of the two, in every language
+    small, big = ([len(build_practice([sc], lang, f"{lang}.html").html.encode("utf-8"))
+                   for lang in ("en", "ru", "es")] for sc in pair)
+    budget = (max(small) + min(big)) // 2  # the second puzzle is too big for a page alone, in every language
+    assert max(small) + 2_000 < budget < min(big)
+    monkeypatch.setattr(page, "PAGE_BUDGET", budget)
     heard: list[str] = []
     build_guide(["en", "ru", "es"], tmp_path / "g", get_profile("bernauer"), puzzles=pair, note=heard.append)
-    assert len(heard) == 1 and "left out" in heard[0]
+    assert len(heard) == 1 and "not playable there" in heard[0] and pair[1].id in heard[0]
     for name in ("practice-en.html", "practice-ru.html", "practice-es.html"):
         html = (tmp_path / "g" / name).read_text("utf-8")
         assert html.count('class="puzzle-id"') >= 2  # each puzzle named by its id, the one left out too
@@ -266,3 +268,32 @@ def test_a_rules_puzzles_are_numbered_as_its_teachers_sheet_numbers_them() -> No
     (section,) = sections(load_puzzles([folder]))
     assert [sc.id for sc in section.scenarios] == [item.id for item in sheet]
     assert distinct_titles(section.scenarios, "en") == [f"Puzzle {item.number}" for item in sheet]
+
+
+def test_a_rule_whose_puzzles_do_not_fit_on_a_page_goes_on_over_more_pages(library: list[Scenario]) -> None:
+    """The budget holds any one puzzle but not every rule's puzzles together: a rule's puzzles go on
+    to its next page (``...-2.html``), none is left out, and the contents page links each part."""
+    library = [*library, load_scenario(LIBRARY / "tableau.wrap" / "tableau-wrap-l40004-36-c11.yaml")]
+    prepared = prepare(library, "en")
+
+    def size(scenarios: list[Scenario]) -> int:  # as a rule's page
+        switcher = _switch(lambda code: rule_page_name(code, scenarios[0].themes[0]))
+        return len(build_practice(scenarios, "en", "en.html", switcher, prepared=prepared,
+                                  contents_href=page_name("en")).html.encode("utf-8"))
+
+    budget = max(size([sc]) for sc in library)
+    assert size([sc for sc in library if sc.themes[0] == "tableau.wrap"]) > budget
+    heard: list[tuple[str, str]] = []
+    site = practice_site(library, "en", _switch, "en.html", note=lambda i, t: heard.append((i, t)),
+                         budget=budget)
+    assert heard == []
+    assert any(name.endswith("-2.html") for name in site)
+    contents = site[page_name("en")]
+    for sc in library:
+        assert sum(f'data-puzzle="{sc.id}"' in page for page in site.values()) == 1
+        assert f"#puzzle-{sc.id}" in contents
+    for name, page in site.items():
+        assert name == page_name("en") or len(page.encode("utf-8")) <= budget
+    for href in re.findall(r'href="(practice-en[^"]*)"', contents):
+        assert href.partition("#")[0] in site, href
+    assert ", page 2" in contents

@@ -75,9 +75,11 @@ def page_name(lang: str) -> str:
     return f"practice-{lang}.html"
 
 
-def rule_page_name(lang: str, rule: str | None) -> str:
-    """The file name of one rule's practice page in `lang` (`rule` None: puzzles naming no rule)."""
-    return f"practice-{lang}-{rule or 'other'}.html"
+def rule_page_name(lang: str, rule: str | None, part: int = 1) -> str:
+    """The file name of one rule's practice page in `lang` (`rule` None: puzzles naming no rule;
+    `part`: its second, third ... page, when its puzzles do not fit on one)."""
+    more = f"-{part}" if part > 1 else ""
+    return f"practice-{lang}-{rule or 'other'}{more}.html"
 
 
 def section_id(rule: str | None) -> str:
@@ -586,15 +588,18 @@ def _known_rule(rule_id: str) -> bool:
     return True
 
 
-def contents_html(pages: list[tuple[Section, str, PracticePage]], prepared: Prepared, lang: str,
+def contents_html(pages: list[tuple[Section, str, PracticePage, int]], prepared: Prepared, lang: str,
                   switcher: Sequence[SwitcherEntry], guide_href: str) -> str:
     """The contents page of a practice site with a page per rule: each rule, its page and its
     puzzles (those a page leaves out named, not linked)."""
     template = environment(lang).get_template("guide-practice.html.j2")
     contents = []
-    for section, name, page in pages:
+    for section, name, page, part in pages:
         playing = {id(p.scenario) for p in page.playable}
-        contents.append({"href": name, "title": section_title(section.rule, lang), "puzzles": [
+        title = section_title(section.rule, lang)
+        if part > 1:
+            title = i18n.text(lang, "practice", "{title}, page {n}", title=title, n=part)
+        contents.append({"href": name, "title": title, "puzzles": [
             {"href": f"{name}#puzzle-{sc.id}" if id(sc) in playing else "", "title": prepared.titles[id(sc)],
              "id": sc.id} for sc in section.scenarios]})
     return template.render(switcher=switcher, guide_href=guide_href, contents_href="", contents=contents,
@@ -610,34 +615,44 @@ Note = Callable[[str, str], None]  # hears a puzzle's id and what the builder is
 def practice_site(scenarios: Sequence[Scenario], lang: str, switchers: Switchers, guide_href: str,
                   note: Note | None = None, budget: int | None = None) -> dict[str, str]:
     """The practice pages in `lang`, by file name: one page with a section per rule when every
-    puzzle fits on it; else a page per rule and ``practice-<lang>.html`` the contents page linking
-    them.  `switchers` gives the language switcher of a page, from its name in each language.
+    puzzle fits on it; else a page per rule (a rule whose puzzles do not fit on one goes on over
+    more: ``practice-<lang>-<rule>-2.html`` ...) and ``practice-<lang>.html`` the contents page
+    linking them.  `switchers` gives the language switcher of a page, from its name in each language.
     `note` hears, for each puzzle left out, what is too big and what to do.  `budget`: bytes per
     page (default ``PAGE_BUDGET``)."""
     budget = budget or PAGE_BUDGET
     prepared = prepare(scenarios, lang)
     groups = sections(scenarios)
     whole = sum(p.size for p in prepared.data.values())
-    pages: list[tuple[Section, str, PracticePage]] = []
+    pages: list[tuple[Section, str, PracticePage, int]] = []
     if len(groups) <= 1 or whole < budget:
         page = build_practice(scenarios, lang, guide_href, switchers(page_name), budget, prepared=prepared)
         if len(groups) <= 1 or not any(p.reason == PAGE_FULL for p in page.skipped):
             _tell(page, budget, note)
             return {page_name(lang): page.html}
     for section in groups:
-        name = rule_page_name(lang, section.rule)
-        page = build_practice(section.scenarios, lang, guide_href, switchers(_rule_pages(section.rule)),
-                              budget, prepared=prepared, contents_href=page_name(lang))
-        _tell(page, budget, note)
-        pages.append((section, name, page))
+        rest, part = list(section.scenarios), 1
+        while rest:
+            switcher = switchers(_rule_pages(section.rule, part))
+            page = build_practice(rest, lang, guide_href, switcher, budget, prepared=prepared,
+                                  contents_href=page_name(lang))
+            over = {id(p.scenario) for p in page.skipped if p.reason == PAGE_FULL}
+            here = [sc for sc in rest if id(sc) not in over]
+            if over and here:  # the puzzles the page had no room for go on to the rule's next page
+                page = build_practice(here, lang, guide_href, switcher, budget, prepared=prepared,
+                                      contents_href=page_name(lang))
+            _tell(page, budget, note)
+            pages.append((Section(section.rule, here), rule_page_name(lang, section.rule, part), page, part))
+            rest = [sc for sc in rest if id(sc) in over] if here else []
+            part += 1
     site = {page_name(lang): contents_html(pages, prepared, lang, switchers(page_name), guide_href)}
-    site.update((name, page.html) for _section, name, page in pages)
+    site.update((name, page.html) for _section, name, page, _part in pages)
     return site
 
 
-def _rule_pages(rule: str | None) -> Callable[[str], str]:
-    """A rule's practice page in each language, by language code."""
-    return lambda code: rule_page_name(code, rule)
+def _rule_pages(rule: str | None, part: int = 1) -> Callable[[str], str]:
+    """A rule's practice page (its `part`-th) in each language, by language code."""
+    return lambda code: rule_page_name(code, rule, part)
 
 
 def _tell(page: PracticePage, budget: int, note: Note | None) -> None:
