@@ -122,11 +122,11 @@ def test_theme_cli_writes_the_sheet_and_says_when_fewer_than_asked(tmp_path: Pat
 
 def test_mix_draws_from_the_library_without_paths() -> None:
     notes: list[str] = []
-    items = load_items([], "en", mix=parse_mix("tableau.empty=2,tableau.wrap=20"), note=notes.append)
+    items = load_items([], "en", mix=parse_mix("tableau.empty=2,tableau.wrap=40"), note=notes.append)
     wraps = len(_ratings("tableau.wrap"))
     assert [i.theme for i in items].count("tableau.empty") == 2
     assert [i.theme for i in items].count("tableau.wrap") == wraps and not any(i.rule for i in items)
-    assert notes == [f"--mix tableau.wrap: {wraps} puzzles found, 20 asked; the sheet has those {wraps}"]
+    assert notes == [f"--mix tableau.wrap: {wraps} puzzles found, 40 asked; the sheet has those {wraps}"]
 
 
 def test_a_copy_is_printed_once_with_a_note(tmp_path: Path) -> None:
@@ -135,7 +135,7 @@ def test_a_copy_is_printed_once_with_a_note(tmp_path: Path) -> None:
     demo = yaml.safe_load((LIBRARY / "demo" / "04-run-moves.yaml").read_text("utf-8"))["id"]
     source = demo.removeprefix("demo-")
     folders = [str(LIBRARY / "small"), str(LIBRARY / "demo")]
-    items = load_items(folders, "en", mix=parse_mix("tableau.run=20"), note=notes.append)
+    items = load_items(folders, "en", mix=parse_mix("tableau.run=40"), note=notes.append)
     ids = [i.id for i in items]
     assert source in ids and demo not in ids
     assert len(ids) == len(set(ids)) == len(_ratings("tableau.run"))
