@@ -254,3 +254,17 @@ def test_a_win_task_says_how_many_cards_are_still_to_bring_home(lang: str, start
     assert instruction("win", lang, sc.position).startswith(start)
     assert "52" not in instruction("win", lang, sc.position)
     assert instruction("win", "en", deal(1)).startswith("Finish the game: 51 cards")  # the base is home
+
+
+@pytest.mark.parametrize(("lang", "court"), [("ru", "КДВ"), ("es", "KQJ"), ("en", "KQJ")])
+def test_the_keys_other_answers_are_written_in_the_readers_card_letters(lang: str, court: str) -> None:
+    """A Russian key printed its other shortest answers in English letters ("Q♠>t5") beside its own
+    line in Russian ones ("Д♠>t5")."""
+    from agnes_teach.render.sheet import others_sentence
+
+    sc = load_scenario(Path(__file__).resolve().parent.parent / "puzzles" / "small" / "foundation.final"
+                       / "foundation-final-l15-15-c14.yaml")
+    said = others_sentence(sc, lang)
+    assert said is not None
+    ranks = set(re.findall(r"([A-ZА-Я])[♠♥♦♣]", said))
+    assert ranks and ranks <= set(court) | {"A", "Т"}, said
