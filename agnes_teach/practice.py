@@ -39,9 +39,10 @@ every such question recurs in the next state; a card's whole row is kept once
 per where it lies and every column's top card (:data:`OnBoardRowKey`).  A card off the
 board (in the stock, or under another card of its foundation) is asked about
 once per stock, foundations and deals done (:func:`off_board_key`): its refusal
-reads no pile of the board.  At the start, the last state and a dozen others,
+reads no pile of the board.  At the start, the last state and three others,
 the engine is asked again about every card, and an answer that differs stops
-the build.
+the build (the test suite asks at every state of puzzles of each game).  An
+analysis may be kept for the next build (:mod:`agnes_teach.practice_cache`).
 """
 
 from __future__ import annotations
@@ -62,6 +63,7 @@ from .limits import MEASURE_VERDICT_NODES, PRACTICE_MAX_CARDS, PRACTICE_MAX_STAT
 from .moves import DEAL_MOVE, Move, MoveText, parse_move_text
 from .piles import FOUNDATION, Pile, PileKind
 from .position import Cards, Position
+from .practice_cache import AnalysisCache
 from .profile import Profile
 from .registry import Verdict
 from .scenario import Scenario
@@ -76,6 +78,9 @@ from .themes import find_theme
 FULL_STATES = 3_000
 SOLVER_SECONDS = 5.0  # per cross-checked state
 CROSS_CHECKS = 12  # states besides the start whose verdict the solver confirms
+# States besides the start and the last whose every refusal is asked afresh at build time (the test
+# suite asks at every state of puzzles of each game): each costs as much as a hundred shared states.
+REFUSAL_CROSS_CHECKS = 3
 
 # A refusal in no language: rule id and sorted parameters, without the ones the page fills in itself
 # (see :func:`page_refusal_key`).
@@ -178,12 +183,14 @@ _PAGE_KEYS: dict[tuple[str, tuple[tuple[str, str], ...]], RefusalKey] = {}
 
 
 _ANALYSES: dict[tuple[str, Position], PracticeAnalysis | Unplayable | None] = {}
+_KEPT: dict[tuple[str, Position], AnalysisCache] = {}  # analyses to be read from a cache when needed
 
 
 def clear_analyses() -> None:
     """Forget the analyses kept for the other languages' pages (a caller building many puzzles,
     one after another, frees each one's graph)."""
     _ANALYSES.clear()
+    _KEPT.clear()
     _PAGE_KEYS.clear()
 
 
@@ -192,7 +199,14 @@ def analyse(scenario: Scenario) -> PracticeAnalysis | None:
     PRACTICE_MAX_CARDS cards in play or more than PRACTICE_MAX_STATES states."""
     key = (scenario.id, scenario.position)
     if key not in _ANALYSES:
-        _ANALYSES[key] = _analyse(scenario.id, scenario.position, _key_if_small(scenario))
+        cache = _KEPT.pop(key, None)
+        kept, got = cache.get(scenario) if cache is not None else (False, None)
+        if kept and (got is None or isinstance(got, (PracticeAnalysis, Unplayable))):
+            _ANALYSES[key] = got
+        else:
+            _ANALYSES[key] = _analyse(scenario.id, scenario.position, _key_if_small(scenario))
+            if cache is not None and _ANALYSES[key] is not None:  # a damaged file is replaced
+                cache.put(scenario, _ANALYSES[key])
     got = _ANALYSES[key]
     return got if isinstance(got, PracticeAnalysis) else None
 
@@ -211,20 +225,42 @@ def _key_if_small(scenario: Scenario) -> KeyLine:
 
 
 def analyse_all(scenarios: Sequence[Scenario], workers: int | None = None,
-                progress: Callable[[int, Scenario], None] | None = None) -> None:
+                progress: Callable[[int, Scenario], None] | None = None,
+                cache: AnalysisCache | None = None) -> None:
     """Analyse every puzzle not analysed yet, in `workers` processes (default: one per core), and
     keep the results for :func:`analyse`.  Each puzzle's analysis is independent and each result
     is kept under its puzzle, so the pages are the same byte for byte whatever the worker count.
-    `progress` hears each puzzle as it is done, with how many are done."""
+    `progress` hears each puzzle as it is done, with how many are done.  With `cache`, a puzzle
+    analysed by an earlier build of the same code is read from it, and each new analysis is kept
+    there."""
     todo = list({(s.id, s.position): s for s in scenarios if (s.id, s.position) not in _ANALYSES}.values())
-    count = min(workers or os.cpu_count() or 1, len(todo))
     done = 0
+
+    def finished(scenario: Scenario, result: PracticeAnalysis | Unplayable | None, fresh: bool) -> None:
+        nonlocal done
+        _ANALYSES[(scenario.id, scenario.position)] = result
+        if fresh and cache is not None and result is not None:
+            cache.put(scenario, result)
+        done += 1
+        if progress is not None:
+            progress(done, scenario)
+
+    if cache is not None:
+        # A kept analysis is read only when a page needs it (a page kept in the cache as well does not).
+        left = []
+        for scenario in todo:
+            if cache.has(scenario):
+                _KEPT[(scenario.id, scenario.position)] = cache
+                done += 1
+                if progress is not None:
+                    progress(done, scenario)
+            else:
+                left.append(scenario)
+        todo = left
+    count = min(workers or os.cpu_count() or 1, len(todo))
     if count <= 1:
         for scenario in todo:
-            analyse(scenario)
-            done += 1
-            if progress is not None:
-                progress(done, scenario)
+            finished(scenario, _analyse(scenario.id, scenario.position, _key_if_small(scenario)), fresh=True)
         return
     with ProcessPoolExecutor(max_workers=count) as pool:
         # A scenario's id and position travel to the worker (the rest of it need not pickle).  The
@@ -234,11 +270,7 @@ def analyse_all(scenarios: Sequence[Scenario], workers: int | None = None,
         jobs = {pool.submit(_analyse, scenario.id, scenario.position, _key_if_small(scenario)): scenario
                 for scenario in first}
         for job in as_completed(jobs):
-            scenario = jobs[job]
-            _ANALYSES[(scenario.id, scenario.position)] = job.result()
-            done += 1
-            if progress is not None:
-                progress(done, scenario)
+            finished(jobs[job], job.result(), fresh=True)
 
 
 def explore_for_page(start: Position) -> tuple[GameGraph | Unplayable, bool]:
@@ -274,6 +306,15 @@ def explore_for_page(start: Position) -> tuple[GameGraph | Unplayable, bool]:
         return graph, False
     safe_home = explore(start, PRACTICE_MAX_STATES, play_safe_home=True, merge_symmetric=True)
     return (safe_home, True) if safe_home is not None else (Unplayable.TOO_LARGE, False)
+
+
+def page_plays(start: Position) -> bool:
+    """Can a practice page play the puzzle that starts at `start` (its game stored whole, or with
+    safe cards sent home and every loss proved)?  The library holds only such puzzles."""
+    if cards_not_home(start) > PRACTICE_MAX_CARDS:
+        return False
+    graph, _auto_home = explore_for_page(start)
+    return not isinstance(graph, Unplayable)
 
 
 def losses_proved(graph: GameGraph) -> bool:
@@ -579,12 +620,13 @@ def card_refusals(graph: GameGraph, index: int, dests: list[Pile],
 
 
 def cross_check_refusals(graph: GameGraph, refusals: list[list[RefusalRow]], leads: list[list[list[Lead]]],
-                         dests: list[Pile], scenario_id: str) -> None:
-    """At the start, the last state and a spread of others, the engine asked afresh about every
-    card must say what the rows kept once per :func:`on_board_key` or :func:`off_board_key` say,
-    and resolving typed ``tI>tJ`` what the leads kept once per :func:`lead_key` say."""
+                         dests: list[Pile], scenario_id: str, checks: int = REFUSAL_CROSS_CHECKS) -> None:
+    """At the start, the last state and `checks` others spread between, the engine asked afresh
+    about every card must say what the rows kept once per :func:`on_board_key` or
+    :func:`off_board_key` say, and resolving typed ``tI>tJ`` what the leads kept once per
+    :func:`lead_key` say."""
     n = len(graph.states)
-    step = max(1, n // CROSS_CHECKS)
+    step = max(1, n // max(checks, 1))
     for i in sorted({0, *range(step, n, step), n - 1}):
         pos = graph.states[i]
         legal = {m for m, _j in graph.edges[i]}

@@ -38,7 +38,7 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("rules", ("board", "predicates", "engine")),
     # "themes" is the theme registry (the package's __init__), which the tagger and the checker ask
     ("analysis", ("i18n", "solver", "graph", "fairness", "hint", "themes", "tagger", "checker", "practice",
-                  "survey")),
+                  "practice_cache", "survey")),
     ("making", ("generator", "puzzle_library")),
     # one module per theme: each holds its builder (making) and its tagger parts (analysis); the
     # registry imports them by name at run time, so no module below imports one

@@ -30,6 +30,7 @@ from agnes_teach.generator.output import scenario_data, to_yaml  # noqa: E402
 from agnes_teach.generator.pipeline import Search, Workers, find  # noqa: E402
 from agnes_teach.generator.quota import TASK_ROTATION, FolderQuota, rotated  # noqa: E402
 from agnes_teach.limits import check_workers  # noqa: E402
+from agnes_teach.practice import page_plays  # noqa: E402
 from agnes_teach.profile import DEFAULT_PROFILE, get_profile  # noqa: E402
 from agnes_teach.puzzle_library import library_part  # noqa: E402
 from agnes_teach.registry import Task  # noqa: E402
@@ -100,7 +101,12 @@ def main() -> None:
               f"{int(puzzle.stats['answer'])} moves, random {puzzle.stats['random']:.0%} "
               f"({time.monotonic() - start:.0f} s)", flush=True)
 
-    search = Search(args.theme, need, tasks=rotated(forms, len(mine)), wanted=wanted, on_found=write)
+    def wanted_here(puzzle: Puzzle) -> bool:
+        # The practice pages play every library puzzle: one whose game is too large for a page (an
+        # agnes-ru game where cards come back can have 100,000 states) stays out.
+        return page_plays(puzzle.position) and wanted(puzzle)
+
+    search = Search(args.theme, need, tasks=rotated(forms, len(mine)), wanted=wanted_here, on_found=write)
     with workers_for(args.workers, args.scheduler) as workers:
         find(search, deals, profile, avoid=taken, composed=args.layouts is not None,
              max_seconds=args.max_seconds, workers=workers,

@@ -40,6 +40,13 @@
     this.root = root;
     this.data = data;
     this.g = graph;
+    // The graph numbers its refusals among its own; data.msgs gives each one's number among the page's
+    // messages (so a puzzle's packed graph is the same on any page, and kept from build to build).
+    var msgs = data.msgs;
+    graph.patterns = graph.patterns.map(function (p) {
+      return p.map(function (m, k) { return k === 0 || m < 0 ? m : msgs[m]; });
+    });
+    graph.deal = graph.deal.map(function (m) { return m < 0 ? m : msgs[m]; });
     this.piles = data.dests.length - 1;
     // Where each state's moves start in the lists of all moves (graph.to, graph.relabel).
     this.first = [0];

@@ -94,7 +94,8 @@ class Board:
         """The page's words for card -> destination: rule id and the message with its facts filled in."""
         width = self.graph["width"]
         code = self.graph["refusals"][self.state][card * width:(card + 1) * width]
-        rule, text = messages[self.graph["patterns"][number(code)][1 + self.stored_dest(dest)]]
+        local = self.graph["patterns"][number(code)][1 + self.stored_dest(dest)]
+        rule, text = messages[self.data["msgs"][local]]  # the puzzle's own number, then the page's
         facts = {"card": shown[card], "dest": self.data["dests"][dest]}
         pile = self.piles()[dest - 1] if dest > 0 else []
         if pile:

@@ -208,6 +208,12 @@ def guide_command(
     workers: Annotated[int | None, typer.Option("--workers", min=1, help="Processes that analyse the "
                                                  "practice puzzles (default: one per core); the pages are "
                                                  "the same whatever the number.")] = None,
+    cache_dir: Annotated[Path | None, typer.Option(
+        "--cache-dir", help="The folder that keeps each puzzle's analysis for the next build (default: "
+        "$AGNES_TEACH_CACHE, else the user's cache folder, ~/.cache/agnes-teach); a puzzle analysed "
+        "before by the same version is read back, not analysed again.")] = None,
+    no_cache: Annotated[bool, typer.Option("--no-cache", help="Analyse every puzzle afresh and keep "
+                                            "nothing.")] = False,
     quiet: Annotated[bool, typer.Option("--quiet", help="No progress on stderr.")] = False,
     as_json: JsonOption = False,
     parents: ParentsOption = False,
@@ -224,6 +230,7 @@ def guide_command(
     Example:
       agnes-teach guide --lang ru,es,en --out build/guide --puzzles puzzles/demo
     """
+    from ..practice_cache import AnalysisCache, default_folder
     from ..render.guide import build_guide, practice_set
     from ..scenario import load_puzzles
 
@@ -237,8 +244,10 @@ def guide_command(
         if not scenarios and not no_practice:
             _note(f"the puzzle library has no puzzle of the profile {prof.id}: the guide has no "
                   "practice pages")
+    cache = None if no_cache else AnalysisCache(cache_dir or default_folder())
     with _progress("guide", len(langs) + len(practice_set(scenarios)), quiet) as step:
-        written = build_guide(langs, out, prof, progress=step, puzzles=scenarios, note=_note, workers=workers)
+        written = build_guide(langs, out, prof, progress=step, puzzles=scenarios, note=_note, workers=workers,
+                              cache=cache)
     _report(written, as_json)
 
 
@@ -297,6 +306,7 @@ def demo_command(
     Example:
       agnes-teach demo --out build
     """
+    from ..practice_cache import AnalysisCache, default_folder
     from ..puzzle_library import Selection
     from ..render.guide import build_guide
     from ..render.sheet import build_sheet
@@ -313,5 +323,6 @@ def demo_command(
         for code in langs:
             written += build_sheet([str(puzzles)], code, out / f"worksheet-{code}.pdf", progress=step)
         written += build_guide(langs, out / "guide", get_profile(DEFAULT_PROFILE), progress=step,
-                               puzzles=load_puzzles(_practice_puzzles()))
+                               puzzles=load_puzzles(_practice_puzzles()),
+                               cache=AnalysisCache(default_folder()))
     _report(written, as_json)

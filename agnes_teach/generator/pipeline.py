@@ -322,17 +322,18 @@ class _Taking:
 
     def take(self, puzzle: Puzzle) -> bool:
         """Take the puzzle if the run wants it (True: taken): the stock's fairness, no two equal up
-        to symmetry, the quota."""
+        to symmetry, the key's explanations, the quota."""
         search = self.search
         puzzle = hidden_stock_fair(puzzle)
         if puzzle.key in self.taken:
             self.tally.add("duplicate")
             return False
-        if search.wanted is not None and not search.wanted(puzzle):
-            self.tally.add(f"not wanted ({puzzle.difficulty}, {puzzle.task})")
-            return False
         if puzzle.minimal and key_problem(puzzle) is not None:
             self.tally.add("key: a wrong move is not explained by its rule")
+            return False
+        # Last: a quota counts what it takes.
+        if search.wanted is not None and not search.wanted(puzzle):
+            self.tally.add(f"not wanted ({puzzle.difficulty}, {puzzle.task})")
             return False
         self.taken.add(puzzle.key)
         search.found.append(puzzle)

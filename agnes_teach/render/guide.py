@@ -28,6 +28,7 @@ from ..errors import InputError, Problem
 from ..outputs import registered
 from ..piles import Pile, PileKind
 from ..practice import analyse_all
+from ..practice_cache import AnalysisCache
 from ..profile import Profile, RankCycle
 from ..registry import RuleId
 from ..registry import rule as registry_rule
@@ -490,14 +491,15 @@ def practice_set(puzzles: Sequence[Scenario]) -> list[Scenario]:
 def build_guide(langs: Sequence[str], out: Path, profile: Profile,
                 progress: Callable[[str], None] | None = None,
                 puzzles: Sequence[Scenario] = (), note: Callable[[str], None] | None = None,
-                workers: int | None = None) -> list[Path]:
+                workers: int | None = None, cache: AnalysisCache | None = None) -> list[Path]:
     """Write ``<lang>.html`` for each language and ``index.html`` into `out`; return the files.
 
     With `puzzles`, also the practice pages (``practice-<lang>.html``, and a page per rule when the
     puzzles do not fit on one): those puzzles, playable in the browser, analysed in `workers`
     processes (default: one per core) before any page is drawn; `progress` hears each puzzle
     analysed (``practice 12/76 tableau.empty/ID``) and each language; `note` hears once about
-    each puzzle a practice page leaves out, and why.
+    each puzzle a practice page leaves out, and why.  `cache` keeps each puzzle's analysis for the
+    next build (:mod:`agnes_teach.practice_cache`).
     The pages are built in a temporary folder first, so a failure leaves `out` as it was.
     """
     said: dict[str, str] = {}  # each note once, by puzzle, not once per language or page
@@ -517,7 +519,7 @@ def build_guide(langs: Sequence[str], out: Path, profile: Profile,
             if progress:
                 progress(f"practice {done}/{total} {sc.themes[0] if sc.themes else '-'}/{sc.id}")
 
-        analyse_all(puzzles, workers, analysed)
+        analyse_all(puzzles, workers, analysed, cache)
     pages: dict[str, str] = {}
     for lang in langs:
         if progress:
@@ -525,7 +527,7 @@ def build_guide(langs: Sequence[str], out: Path, profile: Profile,
         pages[guide_page(lang)] = page_html(profile, lang, langs, practice=bool(puzzles))
         if puzzles:
             pages.update(practice_site(puzzles, lang, lambda name: switcher(langs, name), guide_page(lang),
-                                       note=heard))
+                                       note=heard, cache=cache))
     pages["index.html"] = index_html(langs, langs[0], practice=bool(puzzles))
     if note is not None:
         for text in said.values():

@@ -28,6 +28,7 @@ import gzip
 import json
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 from babel.numbers import format_decimal
 from markupsafe import Markup
@@ -41,6 +42,7 @@ from ..moves import Move
 from ..piles import Pile
 from ..position import Position
 from ..practice import Lead, NoLead, PracticeAnalysis, RefusalKey, RefusalRow, Unplayable, analyse, unplayable
+from ..practice_cache import AnalysisCache
 from ..puzzle_library import difficulty_order
 from ..registry import RuleId, Task
 from ..registry import rule as registry_rule
@@ -137,6 +139,23 @@ class Messages:
 
 
 @dataclass
+class PuzzleRefusals:
+    """A puzzle's refusals, numbered among its own in the order its graph first names them; the page
+    maps each number onto its messages (``msgs`` in the puzzle's data), so the packed graph is the
+    same on any page and can be kept from build to build."""
+
+    items: list[RefusalKey] = field(default_factory=list)
+    index: dict[RefusalKey, int] = field(default_factory=dict)
+
+    def add(self, why: RefusalKey) -> int:
+        found = self.index.get(why)
+        if found is None:
+            found = self.index[why] = len(self.items)
+            self.items.append(why)
+        return found
+
+
+@dataclass
 class Patterns:
     """Each card's refusals as one pattern (free to pick up, then a message number per destination,
     -1 where legal), each pattern stored once."""
@@ -230,8 +249,8 @@ def auto_moves(graph: GameGraph, index: int) -> str:
                     for k, (m, _j) in enumerate(graph.edges[index]) if (index, m) in graph.auto)
 
 
-def encode_graph(got: PracticeAnalysis, messages: Messages, patterns: Patterns,
-                 reasons: Reasons | None = None) -> dict[str, object]:
+def encode_graph(got: PracticeAnalysis, refusals: PuzzleRefusals, patterns: Patterns,
+                 reasons: Reasons) -> dict[str, object]:
     """The game graph, one list (or string) per field, each indexed by state; the moves' targets and
     reorderings in one list each, all states' moves one after another (``codes`` gives their count).
 
@@ -244,7 +263,6 @@ def encode_graph(got: PracticeAnalysis, messages: Messages, patterns: Patterns,
     n = len(graph.states)
     # A puzzle's reasons travel in its own compressed data: they are its own (a rule's page would
     # otherwise carry every other rule's sentences, uncompressed).
-    reasons = reasons or Reasons(messages.lang)
     first = [0]
     for edges in graph.edges:
         first.append(first[-1] + len(edges))
@@ -257,7 +275,7 @@ def encode_graph(got: PracticeAnalysis, messages: Messages, patterns: Patterns,
         found = by_row.get((free, id(row)))
         if found is None:
             found = by_row[(free, id(row))] = patterns.add(
-                (int(free), *(-1 if why is None else messages.add(why) for why in row)))
+                (int(free), *(-1 if why is None else refusals.add(why) for why in row)))
         return found
 
     ids = [[pattern_of(free, row) for free, row in zip(got.free[i], got.refusals[i], strict=True)]
@@ -277,7 +295,7 @@ def encode_graph(got: PracticeAnalysis, messages: Messages, patterns: Patterns,
         "auto": [auto_moves(graph, i) for i in range(n)] if graph.auto else [],
         "refusals": ["".join(pattern_codes[p] for p in row) for row in ids],
         "width": width,
-        "deal": [-1 if why is None else messages.add(why) for why in got.deal],
+        "deal": [-1 if why is None else refusals.add(why) for why in got.deal],
         "line": got.line,
         "leads": [lead_code(got.leads[i]) for i in range(n)],
         "losing": [[first[i] + k, reasons.add(why)] for (i, k), why in sorted(got.losing.items())],
@@ -296,35 +314,67 @@ def unpack(text: str) -> object:
     return json.loads(gzip.decompress(base64.b64decode(text)).decode("utf-8"))
 
 
-def puzzle_data(scenario: Scenario, lang: str, messages: Messages) -> PuzzleData:
+def puzzle_entry(scenario: Scenario, lang: str, cache: AnalysisCache | None = None) -> dict[str, Any]:
+    """What a page embeds of a puzzle in `lang` that comes from its analysis, in JSON's values: the
+    packed graph, its refusals (``keys``, numbered as the graph numbers them), the destinations and
+    the refusals of typed input from an emptied or missing pile; or the reason it is not played
+    (``unplayable``).  Kept in `cache` and read back from it, so a rebuild analyses nothing."""
+    if cache is not None:
+        kept = cache.get_entry(scenario, lang)
+        if kept is not None:
+            return kept
+    got = analyse(scenario)
+    entry: dict[str, Any]
+    if got is None:
+        entry = {"unplayable": UNPROVED if unplayable(scenario) is Unplayable.UNPROVED else TOO_LARGE}
+    else:
+        refusals = PuzzleRefusals()
+        graph = pack(encode_graph(got, refusals, Patterns(), Reasons(lang)))
+        entry = {"states": len(got.graph.states), "graph": graph, "keys": refusals.items,
+                 "dests": got.destinations, "auto_home": got.auto_home,
+                 "empty": got.empty, "nopile": got.nopile}
+    # As JSON reads it back, so that a page drawn from a kept entry is the page drawn from a new one.
+    entry = json.loads(json.dumps(entry))
+    if cache is not None:
+        cache.put_entry(scenario, lang, entry)
+    return entry
+
+
+def _key(value: list[Any]) -> RefusalKey:
+    """A refusal key as :func:`puzzle_entry` keeps it (JSON lists), made a key again."""
+    rule, params = value
+    return (rule, tuple((k, v) for k, v in params))
+
+
+def puzzle_data(scenario: Scenario, lang: str, messages: Messages,
+                cache: AnalysisCache | None = None) -> PuzzleData:
     """The embedded game graph of one puzzle in `lang`, or the reason it is not embedded."""
     if cards_not_home(scenario.position) > PRACTICE_MAX_CARDS:
         return PuzzleData(scenario, 0, None, TOO_MANY_CARDS)
-    got = analyse(scenario)
-    if got is None:
-        reason = UNPROVED if unplayable(scenario) is Unplayable.UNPROVED else TOO_LARGE
-        return PuzzleData(scenario, PRACTICE_MAX_STATES, None, reason)
-    graph = pack(encode_graph(got, messages, Patterns(), Reasons(lang)))
-    data = puzzle_header(scenario, got, messages) | {"graph": graph}
-    return PuzzleData(scenario, len(got.graph.states), data, size=len(_json(data).encode("utf-8")))
+    entry = puzzle_entry(scenario, lang, cache)
+    if "unplayable" in entry:
+        return PuzzleData(scenario, PRACTICE_MAX_STATES, None, entry["unplayable"])
+    msgs = [messages.add(_key(k)) for k in entry["keys"]]
+    data = puzzle_header(scenario, entry, messages) | {"graph": entry["graph"], "msgs": msgs}
+    return PuzzleData(scenario, entry["states"], data, size=len(_json(data).encode("utf-8")))
 
 
-def puzzle_header(scenario: Scenario, got: PracticeAnalysis, messages: Messages) -> dict[str, object]:
+def puzzle_header(scenario: Scenario, entry: dict[str, Any], messages: Messages) -> dict[str, object]:
     """Everything the page embeds for a puzzle besides its states."""
     start: Position = scenario.position
     profile = start.profile
     return {
         "id": scenario.id,
-        "dests": got.destinations,
+        "dests": entry["dests"],
         "columns": profile.columns,
         "reserve": profile.reserve_piles,
         "exposed": profile.exposed_cells,
         "stock_shown": scenario.stock_shown,  # draw the stock face up, in order
         "base": rank_name(start.base),
         "labels": board_labels(start, scenario.stock_shown, messages.lang),
-        "auto_home": got.auto_home,  # safe cards go home by themselves after each move
-        "empty": {pile: [messages.add(k) for k in row] for pile, row in got.empty.items()},
-        "nopile": {name: messages.add(k) for name, k in got.nopile.items()},
+        "auto_home": entry["auto_home"],  # safe cards go home by themselves after each move
+        "empty": {pile: [messages.add(_key(k)) for k in row] for pile, row in entry["empty"].items()},
+        "nopile": {name: messages.add(_key(k)) for name, k in entry["nopile"].items()},
     }
 
 
@@ -425,14 +475,15 @@ class Prepared:
     titles: dict[int, str]
 
 
-def prepare(scenarios: Sequence[Scenario], lang: str) -> Prepared:
-    """Every puzzle encoded in `lang`, titled within its rule's section (see :func:`distinct_titles`)."""
+def prepare(scenarios: Sequence[Scenario], lang: str, cache: AnalysisCache | None = None) -> Prepared:
+    """Every puzzle encoded in `lang`, titled within its rule's section (see :func:`distinct_titles`);
+    with `cache`, each puzzle's encoding is read from it when kept there, and kept there when not."""
     messages = Messages(lang)
     data: dict[int, PuzzleData] = {}
     titles: dict[int, str] = {}
     for section in sections(scenarios):
         for sc, title in zip(section.scenarios, distinct_titles(section.scenarios, lang), strict=True):
-            data[id(sc)] = puzzle_data(sc, lang, messages)
+            data[id(sc)] = puzzle_data(sc, lang, messages, cache)
             titles[id(sc)] = title
     return Prepared(messages, data, titles)
 
@@ -613,15 +664,16 @@ Note = Callable[[str, str], None]  # hears a puzzle's id and what the builder is
 
 
 def practice_site(scenarios: Sequence[Scenario], lang: str, switchers: Switchers, guide_href: str,
-                  note: Note | None = None, budget: int | None = None) -> dict[str, str]:
+                  note: Note | None = None, budget: int | None = None,
+                  cache: AnalysisCache | None = None) -> dict[str, str]:
     """The practice pages in `lang`, by file name: one page with a section per rule when every
     puzzle fits on it; else a page per rule (a rule whose puzzles do not fit on one goes on over
     more: ``practice-<lang>-<rule>-2.html`` ...) and ``practice-<lang>.html`` the contents page
     linking them.  `switchers` gives the language switcher of a page, from its name in each language.
     `note` hears, for each puzzle left out, what is too big and what to do.  `budget`: bytes per
-    page (default ``PAGE_BUDGET``)."""
+    page (default ``PAGE_BUDGET``).  `cache`: see :func:`prepare`."""
     budget = budget or PAGE_BUDGET
-    prepared = prepare(scenarios, lang)
+    prepared = prepare(scenarios, lang, cache)
     groups = sections(scenarios)
     whole = sum(p.size for p in prepared.data.values())
     pages: list[tuple[Section, str, PracticePage, int]] = []
