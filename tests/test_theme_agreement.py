@@ -20,6 +20,7 @@ its test says why.
 
 from __future__ import annotations
 
+import dataclasses
 import random
 from collections.abc import Iterator
 from functools import cache
@@ -251,7 +252,10 @@ def test_an_added_belief_forbids_nothing_and_adds_only_its_rules_refusals(theme:
     for pos in positions:
         moves = legal_moves(pos)
         assert theme.believer.allowed(pos, moves) == moves
-        for move in added_moves(pos, theme.believer):
+        got = added_moves(pos, theme.believer)
+        # Asking only the piles the belief names (dest_kinds) leaves out no move it would add.
+        assert got == added_moves(pos, dataclasses.replace(theme.believer, dest_kinds=None))
+        for move in got:
             why = refusal(pos, move)
             assert why is not None and why.rule == theme.rule, (theme.id, str(move))
             added += 1

@@ -64,6 +64,10 @@ class Misconception:
     # An *add* belief whose added moves go home: the position the believer imagines after one
     # (``apply_believed`` lays out the others).
     imagine: Imagine | None = None
+    # An *add* belief's added moves go only to piles of these kinds (None: any): its predicate refuses
+    # every other, so the believer's search does not build those moves to ask (a search asks at
+    # every state of the imagined game).
+    dest_kinds: frozenset[PileKind] | None = None
     # A *widen* belief's verdicts of its own game, by state (the players and the judge ask the same
     # states again and again).
     _verdicts: dict[bytes, bool] = field(default_factory=dict, compare=False, repr=False)
@@ -120,11 +124,16 @@ def runs_may_shorten(rules: Rules) -> bool:
     return not rules.whole_runs_only
 
 
-def _candidates(pos: Position) -> list[tuple[Move, bool]]:
+def _candidates(pos: Position, kinds: frozenset[PileKind] | None = None) -> list[tuple[Move, bool]]:
     """Every move of a card that can be picked up (column tops and the tails of the top run,
     reserve tops, exposed cards) to another column or reserve pile, and of a card alone home:
-    (move, the card is alone)."""
-    dests = [*COLUMNS[:len(pos.tableau)], *(Pile.reserve(i + 1) for i in range(len(pos.reserve)))]
+    (move, the card is alone); with `kinds`, only the moves to piles of those kinds."""
+    dests = [*(COLUMNS[:len(pos.tableau)] if kinds is None or PileKind.COLUMN in kinds else ()),
+             *(Pile.reserve(i + 1) for i in range(len(pos.reserve))
+               if kinds is None or PileKind.RESERVE in kinds)]
+    home = kinds is None or PileKind.FOUNDATION in kinds
+    if not dests and not home:
+        return []
     cards: list[tuple[Card, bool, Pile]] = []
     for i, column in enumerate(pos.tableau):
         if column:
@@ -134,7 +143,7 @@ def _candidates(pos: Position) -> list[tuple[Move, bool]]:
     cards += [(pile[-1], True, Pile.reserve(i + 1)) for i, pile in enumerate(pos.reserve) if pile]
     cards += [(pile[-1], True, Pile.exposed(i + 1)) for i, pile in enumerate(pos.exposed) if pile]
     return [(Move(card, dest), alone) for card, alone, source in cards for dest in dests if dest != source] \
-        + [(Move(card, FOUNDATION), True) for card, alone, _ in cards if alone]
+        + [(Move(card, FOUNDATION), True) for card, alone, _ in cards if alone and home]
 
 
 def added_moves(pos: Position, misconception: Misconception) -> list[Move]:
@@ -146,7 +155,7 @@ def added_moves(pos: Position, misconception: Misconception) -> list[Move]:
         return []
     test = misconception.predicate
     home = misconception.imagine is not None
-    return [move for move, alone in _candidates(pos)
+    return [move for move, alone in _candidates(pos, misconception.dest_kinds)
             if (alone or move.dest.is_column) and (home or not move.dest.is_foundation)
             and test(pos, move) and refusal(pos, move) is not None]
 

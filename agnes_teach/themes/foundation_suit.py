@@ -83,7 +83,8 @@ def imagine_home(pos: Position, move: Move) -> Position:
 
 
 COLOUR_HOMER = Misconception("a foundation takes the next rank of its colour: a 7♦ goes on the 6♥ as "
-                             "well as on the 6♦", "add", homes_by_colour, imagine=imagine_home)
+                             "well as on the 6♦", "add", homes_by_colour, imagine=imagine_home,
+                             dest_kinds=frozenset({PileKind.FOUNDATION}))
 
 
 # ------------------------------------------------------------ the lesson move

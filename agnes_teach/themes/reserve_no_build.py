@@ -46,7 +46,8 @@ def parks_on_reserve(pos: Position, move: Move) -> bool:
 
 
 FREE_CELL_PARKER = Misconception("an empty reserve pile is a free cell, and a reserve top takes a card as a "
-                         "column top does", "add", parks_on_reserve)
+                         "column top does", "add", parks_on_reserve,
+                         dest_kinds=frozenset({PileKind.RESERVE}))
 
 
 # ------------------------------------------------------------ the tempting move

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from ..board import build_table
 from ..moves import Move
+from ..piles import PileKind
 from ..position import Position
 from ..predicates import first_refusal, uses_tableau_build
 from ..profile import TableauBuild, get_profile
@@ -44,7 +45,7 @@ def builds_in_own_colour(pos: Position, move: Move) -> bool:
 
 
 SUIT_BUILDER = Misconception("a card goes on the next higher rank of its own suit or colour too", "add",
-                         builds_in_own_colour)
+                         builds_in_own_colour, dest_kinds=frozenset({PileKind.COLUMN}))
 
 
 # ------------------------------------------------------------ the tempting move
