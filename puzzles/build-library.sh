@@ -38,6 +38,11 @@ chain_a() {
     small foundation.wrap 30 500001-510000
     small tableau.empty 30 500001-510000
     small stock.last-two 30 500001-510000
+    # The variant games' folders to 12 each (their yield is low: most of these numbers give nothing).
+    small tableau.same-colour 12 1-20000 --profile sorel-strict
+    small tableau.suit-run 12 1-30000 --profile sorel-strict
+    small foundation.return 12 1-9000 --profile agnes-ru
+    small tableau.empty 12 1-20000 --profile agnes-ru
 }
 chain_b() {
     small stock.deal 12 1-5000
@@ -52,6 +57,7 @@ chain_b() {
     small reserve.top 30 500001-510000
     small foundation.start 30 500001-510000
     small stock.deal 30 500001-510000
+    small reserve.no-build 30 500001-510000
 }
 mkdir -p puzzles/small
 chain_a > puzzles/small/.chain-a.log 2>&1 &
