@@ -11,12 +11,7 @@ from typer.testing import CliRunner
 
 from agnes_teach import practice_cache
 from agnes_teach.cli import app
-from agnes_teach.practice import (
-    analyse,
-    clear_analyses,
-    cross_check_refusals,
-    destinations,
-)
+from agnes_teach.practice import analyse, clear_analyses, cross_check_refusals, destinations
 from agnes_teach.practice_cache import AnalysisCache, scenario_digest
 from agnes_teach.profile import get_profile
 from agnes_teach.render.guide import build_guide
