@@ -33,6 +33,8 @@ from .scenario import Scenario
 FOLDER_ENV = "AGNES_TEACH_CACHE"
 # Files whose text the analyses depend on: the code, the compiled core's source, profiles and data.
 _CODE_SUFFIXES = (".py", ".c", ".yaml", ".yml", ".json", ".po")
+# What a page entry holds (``render.practice.puzzle_entry``) when its puzzle plays.
+_ENTRY_FIELDS = frozenset({"states", "graph", "keys", "dests", "auto_home", "empty", "nopile"})
 _LEVEL = 1  # gzip: a graph of 10,000 states shrinks ninefold at the lowest level; higher ones gain little
 
 
@@ -89,9 +91,7 @@ class AnalysisCache:
         try:
             with gzip.open(path, "rb") as stream:
                 got = pickle.load(stream)
-        except FileNotFoundError:
-            return False, None
-        except Exception:  # noqa: BLE001 - a damaged or foreign file is no answer: analyse again
+        except Exception:  # noqa: BLE001 - none kept, or a damaged or foreign file: analyse again
             return False, None
         self.hits += 1
         return True, got
@@ -107,8 +107,8 @@ class AnalysisCache:
                 got = json.loads(stream.read().decode("utf-8"))
         except (OSError, EOFError, ValueError):  # none kept, or damaged: encode it again
             return None
-        if not isinstance(got, dict):
-            return None
+        if not isinstance(got, dict) or not ("unplayable" in got or _ENTRY_FIELDS <= got.keys()):
+            return None  # not an entry this version writes: encode it again
         self.hits += 1
         return got
 

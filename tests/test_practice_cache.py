@@ -64,6 +64,8 @@ def test_a_damaged_file_is_analysed_again_and_replaced(tmp_path: Path) -> None:
     kept = next((tmp_path / "practice").rglob("*.pickle.gz"))
     kept.write_bytes(b"not a pickle")
     assert cache.get(scenario) == (False, None)
+    cache.put_entry(scenario, "en", {"graph": "cut short"})  # an entry missing its fields: not taken
+    assert cache.get_entry(scenario, "en") is None
     clear_analyses()
     build_guide(["en"], tmp_path / "g", get_profile("bernauer"), puzzles=[scenario], workers=1, cache=cache)
     assert cache.get(scenario)[0] and gzip.decompress(kept.read_bytes())
@@ -91,3 +93,14 @@ def test_guide_keeps_nothing_with_no_cache(tmp_path: Path) -> None:
     result = CliRunner().invoke(app, guide("h", "--cache-dir", str(tmp_path / "kept")))
     assert result.exit_code == 0, result.output
     assert list((tmp_path / "kept" / "practice").rglob("*.pickle.gz"))
+
+
+def test_a_cache_dir_that_is_a_file_is_bad_input(tmp_path: Path) -> None:
+    """Exit 2, one line naming the path and the fix, and no guide written."""
+    (tmp_path / "a-file").write_text("x", encoding="utf-8")
+    result = CliRunner().invoke(app, ["guide", "--lang", "en", "--out", str(tmp_path / "g"), "--puzzles",
+                                      str(SECTION_08), "--quiet", "--cache-dir", str(tmp_path / "a-file")])
+    assert result.exit_code == 2
+    assert "a-file: is a file; --cache-dir needs a folder" in result.output
+    assert "Traceback" not in result.output
+    assert not (tmp_path / "g").exists()

@@ -244,6 +244,8 @@ def guide_command(
         if not scenarios and not no_practice:
             _note(f"the puzzle library has no puzzle of the profile {prof.id}: the guide has no "
                   "practice pages")
+    if cache_dir is not None and cache_dir.exists() and not cache_dir.is_dir():
+        raise InputError(f"{cache_dir}: is a file; --cache-dir needs a folder (or give --no-cache)")
     cache = None if no_cache else AnalysisCache(cache_dir or default_folder())
     with _progress("guide", len(langs) + len(practice_set(scenarios)), quiet) as step:
         written = build_guide(langs, out, prof, progress=step, puzzles=scenarios, note=_note, workers=workers,
