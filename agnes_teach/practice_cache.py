@@ -107,7 +107,7 @@ class AnalysisCache:
                 got = json.loads(stream.read().decode("utf-8"))
         except (OSError, EOFError, ValueError):  # none kept, or damaged: encode it again
             return None
-        if not isinstance(got, dict) or not ("unplayable" in got or _ENTRY_FIELDS <= got.keys()):
+        if not isinstance(got, dict) or not ("unplayable" in got or got.keys() >= _ENTRY_FIELDS):
             return None  # not an entry this version writes: encode it again
         self.hits += 1
         return got
