@@ -21,7 +21,8 @@ from agnes_teach.engine import apply_unchecked, legal_moves
 from agnes_teach.moves import Move
 from agnes_teach.position import Position
 from agnes_teach.profile import EmptyFill, get_profile
-from agnes_teach.solver import PORTFOLIO, Order, canonical_key, first_move_verdicts, solve
+from agnes_teach.registry import Verdict
+from agnes_teach.solver import PORTFOLIO, Order, SolveResult, canonical_key, first_move_verdicts, solve
 from agnes_teach.solver.fast import FastState, Rules
 from agnes_teach.solver.search import DepthFirst, Restarts, Shuffler, is_dead, luby, safe_home_move
 
@@ -246,3 +247,15 @@ def test_a_restricted_split_search_keeps_fewer_states_than_the_real_one() -> Non
     restricted = DepthFirst(FastState(pos), prune=True, deal_first=False, split_home_only=True)
     assert real.run(SMALL_NODES) is False and restricted.run(SMALL_NODES) is False
     assert restricted.nodes < real.nodes
+
+
+def test_a_win_line_is_checked_by_the_engine_when_it_is_read() -> None:
+    # The verdict alone is the search's; the line is replayed under the rules on first reading, and
+    # one that does not replay (a solver bug) is an internal error, never handed out.
+    pos = deal(4, get_profile("bernauer"))
+    won = solve(pos, nodes=100_000)
+    assert won.status == "won" and replays_to_win(pos, won.solution)
+    broken = SolveResult(Verdict.WON, won.solution[1:], replay_from=pos)
+    assert broken.status == Verdict.WON
+    with pytest.raises(RuntimeError, match="does not replay"):
+        _ = broken.solution
