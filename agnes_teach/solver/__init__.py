@@ -9,7 +9,7 @@ safe, is described in :mod:`agnes_teach.solver.search`.
 from __future__ import annotations
 
 import time
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from functools import partial
 from typing import Literal
@@ -21,7 +21,7 @@ from ..moves import Move
 from ..position import Position
 from ..registry import Verdict
 from . import compiled
-from .fast import FastState, Rules
+from .fast import FastMove, FastState, Rules, engine_move
 from .search import DepthFirst, Restarts, Search
 
 # What `solve` decides about a position: won, lost or unknown (a registry.Verdict).
@@ -61,21 +61,23 @@ PORTFOLIO = (Order(), Order(deal_first=True), Order(reverse=True), Order(restart
 class SolveResult:
     """What :func:`solve` decided: its verdict, a winning line when won, states expanded, time.
 
-    The winning line is replayed through the engine (every move checked by the rules) the first
-    time it is read, and a line that does not replay to a win is an internal error.  A caller that
-    asks only for the verdict (the generator asks hundreds of thousands of times) does not pay for
-    the replay: measured, it was two thirds of an agnes-ru generation run, whose answers run to a
-    hundred moves and more.  The compiled core and the Python search are held to the same
+    The winning line is made of engine moves and replayed through the engine (every move checked by
+    the rules) the first time it is read, and a line that does not replay to a win is an internal
+    error.  A caller that asks only for the verdict (the generator asks hundreds of thousands of
+    times) pays for neither: measured, they were two thirds of an agnes-ru generation run, whose
+    lines run to hundreds of moves.  The compiled core and the Python search are held to the same
     verdicts and lines by the test suite."""
 
-    __slots__ = ("status", "nodes", "seconds", "_line", "_unchecked_from")
+    __slots__ = ("status", "nodes", "seconds", "_line", "_path", "_unchecked_from")
 
     def __init__(self, status: Status, solution: list[Move] | None = None, nodes: int = 0,
-                 seconds: float = 0.0, *, replay_from: Position | None = None) -> None:
+                 seconds: float = 0.0, *, replay_from: Position | None = None,
+                 path: Sequence[FastMove] | None = None) -> None:
         self.status = status
         self.nodes = nodes
         self.seconds = seconds
         self._line = list(solution or [])
+        self._path = path  # the search's own moves, made engine moves when the line is read
         self._unchecked_from = replay_from  # the start to replay the line from (None: done)
 
     @property
@@ -83,6 +85,8 @@ class SolveResult:
         """The winning line (empty unless won), replayed through the engine on first reading.
 
         :raises RuntimeError: the search's line does not replay to a win (a solver bug)."""
+        if self._path is not None:
+            self._line, self._path = [engine_move(m) for m in self._path], None
         if self._unchecked_from is not None:
             if not replays_to_win(self._unchecked_from, self._line):
                 raise RuntimeError("internal error: the solver's win does not replay through the engine")
@@ -226,13 +230,13 @@ def _interleave(pos: Position, plan: list[Order], searches: list[Restarts | Sear
                 dropped[i] = True
                 continue
             if result is not None:
-                solution = [search.state.engine_move(m) for m in search.path] if result else []
                 return SolveResult(
                     Verdict.WON if result else Verdict.LOST,
-                    solution,
+                    None,
                     sum(s.nodes for s in searches),
                     time.perf_counter() - start,
                     replay_from=pos if result and replay else None,
+                    path=list(search.path) if result else None,
                 )
         spent = sum(s.nodes for s in searches)
         over_time = deadline is not None and time.perf_counter() > deadline

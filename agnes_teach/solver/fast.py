@@ -311,6 +311,12 @@ class FastState:
 
     def engine_move(self, m: FastMove) -> Move:
         """The engine's form of a fast move (card and destination name)."""
-        if m[0] == DEAL:
-            return DEAL_MOVE
-        return Move(Card(m[4]), FOUNDATION if m[3] == HOME else COLUMNS[m[3]])
+        return engine_move(m)
+
+
+def engine_move(m: FastMove) -> Move:
+    """The engine's form of a fast move (card and destination name): it reads the move alone, so a
+    search's path can be turned into engine moves after the search is gone."""
+    if m[0] == DEAL:
+        return DEAL_MOVE
+    return Move(Card(m[4]), FOUNDATION if m[3] == HOME else COLUMNS[m[3]])
