@@ -25,10 +25,13 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
+from ..board import locate
+from ..cards import rank_index, rank_of, suit_of
 from ..engine import apply_unchecked, finishes_home, home_moves, legal_moves
 from ..graph import is_safe_home
 from ..keys import state_key
 from ..moves import Move
+from ..piles import PileKind
 from ..position import Position
 from .misconception import Misconception, added_moves, apply_believed
 
@@ -110,8 +113,9 @@ class Plans:
     def _children(self, here: Position) -> list[tuple[Move, Position, bool]]:
         """Every move the believer imagines at `here` and its result, with the safe moves home
         after it played at once (they are no choice): (move, after, refused)."""
-        out = [(move, _settle(apply_unchecked(here, move))[0], False) for move in legal_moves(here)]
-        out += [(move, _settle(apply_believed(here, move, self.misconception))[0], True)
+        out = [(move, _settled_after(here, move, apply_unchecked(here, move)), False)
+               for move in legal_moves(here)]
+        out += [(move, _settled_after(here, move, apply_believed(here, move, self.misconception)), True)
                 for move in added_moves(here, self.misconception)]
         return out
 
@@ -191,6 +195,27 @@ def _settle(pos: Position) -> tuple[Position, tuple[Move, ...]]:
             return pos, tuple(played)
         pos = apply_unchecked(pos, move)
         played.append(move)
+
+
+def _settled_after(here: Position, move: Move, after: Position) -> Position:
+    """``_settle(after)[0]`` where `after` is `move` played (or imagined) at `here`, a state with no
+    safe move home left: the search asks it of every move of every state.  A move between piles
+    changes neither the foundations nor the deals, so the only cards that can have become a safe
+    move home are the one it uncovers and the one now on top where it went (a card may play home
+    from a column and not from a reserve pile); unless one of them is next home, `after` is
+    settled already
+    (``tests/test_plans.py`` holds the two equal)."""
+    if move.card is None or move.dest.is_foundation:
+        return _settle(after)[0]
+    place = locate(here, move.card)
+    if place.kind is PileKind.FOUNDATION or place.kind is PileKind.STOCK:
+        return _settle(after)[0]
+    # The card uncovered, and the destination's top: a card from a pile that may not play home
+    # (a reserve pile in some games) may go home from its new one.
+    for pile in (after.piles_of(place.kind)[place.index], after.pile(move.dest)):
+        if pile and after.foundations[suit_of(pile[-1])] == rank_index(after.base, rank_of(pile[-1])):
+            return _settle(after)[0]
+    return after
 
 
 def _safe_now(pos: Position, move: Move) -> bool:

@@ -1,0 +1,58 @@
+"""The believer's plan search settles each move's result by a shortcut (``plans._settled_after``):
+a move between piles can only have uncovered one card that goes home safely.  Held equal to the
+full settling (every safe move home played, ``plans._settle``) for every legal move and every move
+an *add* belief imagines, on random small positions of every profile (hypothesis) and along random
+games."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from _solver_util import ALL_PROFILES, random_small_position, random_walk
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from agnes_teach.engine import apply_unchecked, legal_moves
+from agnes_teach.position import Position
+from agnes_teach.tagger.misconception import added_moves, apply_believed
+from agnes_teach.tagger.plans import _settle, _settled_after
+from agnes_teach.themes import all_themes
+
+ADD_BELIEFS = [t.believer for t in all_themes() if t.believer.kind == "add"]
+
+
+def _check_every_move(pos: Position) -> int:
+    """Assert the shortcut on every move at `pos` settled; how many moves were compared."""
+    here = _settle(pos)[0]
+    compared = 0
+    for move in legal_moves(here):
+        after = apply_unchecked(here, move)
+        assert _settled_after(here, move, after) == _settle(after)[0], (str(move), here.to_data())
+        compared += 1
+    for belief in ADD_BELIEFS:
+        for move in added_moves(here, belief):
+            after = apply_believed(here, move, belief)
+            assert _settled_after(here, move, after) == _settle(after)[0], (str(move), here.to_data())
+            compared += 1
+    return compared
+
+
+def test_there_are_add_beliefs_to_check() -> None:
+    assert len(ADD_BELIEFS) >= 3
+
+
+@pytest.mark.parametrize("profile_id", ALL_PROFILES)
+def test_the_shortcut_settles_as_the_full_settling_along_random_games(profile_id: str) -> None:
+    compared = 0
+    for seed in range(6):
+        for pos in random_walk(seed, profile_id, 120, home_bias=0.3)[::4]:
+            compared += _check_every_move(pos)
+    assert compared > 40  # the walks are games, not stalls
+
+
+@settings(max_examples=60, deadline=None)
+@given(seed=st.integers(0, 10**6), profile_id=st.sampled_from(ALL_PROFILES), left=st.integers(6, 16))
+def test_the_shortcut_settles_as_the_full_settling_on_small_positions(seed: int, profile_id: str,
+                                                                       left: int) -> None:
+    _check_every_move(random_small_position(random.Random(seed), profile_id, left))
