@@ -94,7 +94,8 @@ class SolveResult:
         return self._line
 
     def __repr__(self) -> str:
-        return f"SolveResult({self.status!r}, {len(self._line)} moves, nodes={self.nodes})"
+        moves = len(self._path) if self._path is not None else len(self._line)
+        return f"SolveResult({self.status!r}, {moves} moves, nodes={self.nodes})"
 
     def to_json(self) -> dict[str, object]:
         return {
