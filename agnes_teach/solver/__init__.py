@@ -1,8 +1,8 @@
 """The exact solver's public API.
 
 ``solve`` decides a position: ``won`` (with a solution that replays through the
-engine, checked when it is first read), ``lost`` (the whole reachable space was refuted) or ``unknown`` (the
-budget ran out).  Never a guess.  The search itself, and why its pruning is
+engine, checked when it is first read), ``lost`` (the whole reachable space
+was refuted) or ``unknown`` (the budget ran out).  Never a guess.  The search itself, and why its pruning is
 safe, is described in :mod:`agnes_teach.solver.search`.
 """
 

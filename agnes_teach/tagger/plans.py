@@ -203,8 +203,7 @@ def _settled_after(here: Position, move: Move, after: Position) -> Position:
     changes neither the foundations nor the deals, so the only cards that can have become a safe
     move home are the one it uncovers and the one now on top where it went (a card may play home
     from a column and not from a reserve pile); unless one of them is next home, `after` is
-    settled already
-    (``tests/test_plans.py`` holds the two equal)."""
+    settled already (``tests/test_plans.py`` holds the two equal)."""
     if move.card is None or move.dest.is_foundation:
         return _settle(after)[0]
     place = locate(here, move.card)
