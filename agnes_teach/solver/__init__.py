@@ -2,8 +2,8 @@
 
 ``solve`` decides a position: ``won`` (with a solution that replays through the
 engine, checked when it is first read), ``lost`` (the whole reachable space
-was refuted) or ``unknown`` (the budget ran out).  Never a guess.  The search itself, and why its pruning is
-safe, is described in :mod:`agnes_teach.solver.search`.
+was refuted) or ``unknown`` (the budget ran out).  Never a guess.  The search
+itself, and why its pruning is safe, is described in :mod:`agnes_teach.solver.search`.
 """
 
 from __future__ import annotations
