@@ -35,6 +35,8 @@ from agnes_teach.profile import DEFAULT_PROFILE, get_profile  # noqa: E402
 from agnes_teach.puzzle_library import library_part  # noqa: E402
 from agnes_teach.registry import Task  # noqa: E402
 from agnes_teach.scenario import load_scenario, scenario_files  # noqa: E402
+
+HEARTBEAT_SECONDS = 30.0  # the longest silence on stderr while a number is being cut down
 from agnes_teach.survey import parse_deal_ranges  # noqa: E402
 from agnes_teach.themes import theme_ids  # noqa: E402
 
@@ -107,11 +109,23 @@ def main() -> None:
         return page_plays(puzzle.position) and wanted(puzzle)
 
     search = Search(args.theme, need, tasks=rotated(forms, len(mine)), wanted=wanted_here, on_found=write)
+    said = time.monotonic()
+
+    def heard(line: str, always: bool = True) -> None:
+        # A line per number, and one per starting point begun once half a minute has gone by
+        # silent (an agnes-ru number can take half an hour).
+        nonlocal said
+        if always or time.monotonic() - said >= HEARTBEAT_SECONDS:
+            print(line, file=sys.stderr, flush=True)
+            said = time.monotonic()
+
     with workers_for(args.workers, args.scheduler) as workers:
         find(search, deals, profile, avoid=taken, composed=args.layouts is not None,
              max_seconds=args.max_seconds, workers=workers,
-             progress=lambda n, points, found: print(f"  number {n}: {points} starting points, {found} found",
-                                                     file=sys.stderr, flush=True))
+             progress=lambda n, points, found: heard(f"  number {n}: {points} starting points, "
+                                                     f"{found} found"),
+             working=lambda n, k, total: heard(f"  number {n}: starting point {k} of {total}",
+                                               always=False))
     print(f"{args.theme}: {len(search.found)} new, {number} in all; {search.moments} starting points, "
           f"{time.monotonic() - start:.0f} s", flush=True)
 

@@ -170,6 +170,24 @@ def test_two_worker_processes_cut_down_the_same_small_puzzle_as_one() -> None:
     assert _files(one, 0) == _files(two, 0)
 
 
+def test_a_run_in_this_process_hears_each_starting_point_as_it_begins() -> None:
+    """`working` hears every starting point cut down here, in order, with its number and how many
+    the number has (a number can take many minutes); with workers elsewhere it hears nothing."""
+    profile = get_profile("bernauer")
+    heard: list[tuple[int, int, int]] = []
+    numbers: list[tuple[int, int, int]] = []
+    found = find(Search(RuleId.TABLEAU_EMPTY, 1), [4], profile, working=lambda *a: heard.append(a),
+                 progress=lambda *a: numbers.append(a))
+    assert found and heard and all(n == 4 for n, _, _ in heard)
+    assert [k for _, k, _ in heard] == list(range(1, len(heard) + 1))
+    assert len({total for _, _, total in heard}) == 1 and heard[-1][1] <= heard[-1][2]
+    assert numbers[-1][1] == len(heard)  # the number's report counts the same starting points
+    elsewhere: list[tuple[int, int, int]] = []
+    find(Search(RuleId.TABLEAU_EMPTY, 1), [4], profile, working=lambda *a: elsewhere.append(a),
+         workers=Workers(2))
+    assert elsewhere == []
+
+
 def test_mined_puzzles_with_two_workers_are_byte_identical_files(tmp_path: Path) -> None:
     runner = CliRunner()
     args = ["generate", "--theme", "tableau.empty", "--count", "1", "--seed", "3", "--source", "deals",

@@ -167,6 +167,12 @@ def _local_deadline(until: float | None) -> float | None:
     return None if until is None else time.monotonic() + (until - time.time())
 
 
+# Hears (number, starting point, of how many) as each starting point is begun, while a run's
+# numbers are cut down in this process (``find``'s `working`); a job on another process or machine
+# is heard of only when its number is done.
+_starting: Callable[[int, int, int], None] | None = None
+
+
 def cut_down_number(job: NumberJob) -> NumberDone:
     """The pipeline's stages for one number: starting points, cut down, judged, keyed. Every stage
     runs on the run's clock (``clock``): when the time runs out inside one, the job is cut and
@@ -179,10 +185,12 @@ def cut_down_number(job: NumberJob) -> NumberDone:
         with running_until(deadline):
             points = starting_points(job.number, get_profile(job.profile), job.theme, job.composed)
             hits = 0
-            for source, pos in points[job.start:]:
+            for index, (source, pos) in enumerate(points[job.start:], start=job.start + 1):
                 if hits >= job.hits:
                     break
                 check_clock()
+                if _starting is not None:
+                    _starting(job.number, index, len(points))
                 reduced = reduce_moment(pos, job.theme, positions=job.positions, tally=tally)
                 found = keyed(job.theme, reduced) if reduced is not None else None
                 hits += found is not None
@@ -388,13 +396,14 @@ def _in_order(run: _Taking, workers: Workers, stage: Callable[[JobT], DoneT], jo
 
 def find(search: Search, numbers: Iterable[int], profile: Profile, *, avoid: set[str] | None = None,
          max_seconds: float | None = None, tally: Tally | None = None, composed: bool = False,
-         progress: Callable[[int, int, int], None] | None = None, workers: Workers = IN_THIS_PROCESS
-         ) -> list[Puzzle]:
+         progress: Callable[[int, int, int], None] | None = None, workers: Workers = IN_THIS_PROCESS,
+         working: Callable[[int, int, int], None] | None = None) -> list[Puzzle]:
     """Cut down the starting points of `numbers` in order (the layouts composed from those numbers,
     or the critical moments of those deals) until `search.count` puzzles are found: at most
     `search.per_deal` from one number, none equal up to symmetry to another or to one in `avoid`.
-    `progress(number, starting points tried, found)` after each one; `workers` run the numbers'
-    stages, the taking stays in order here."""
+    `progress(number, starting points tried, found)` after each number; `working(number, starting
+    point, of how many)` as each starting point is begun, where the numbers run in this process (a
+    number can take many minutes); `workers` run the numbers' stages, the taking stays in order here."""
     until = time.time() + max_seconds if max_seconds is not None else None
     run = _Taking(search, set(avoid or ()), tally or Tally(), progress, until)
     positions = LAYOUT_POSITIONS if composed else search.positions
@@ -419,7 +428,12 @@ def find(search: Search, numbers: Iterable[int], profile: Profile, *, avoid: set
         # The run refused some of what the job guessed it would take: go on with the rest here.
         return replace(job, start=job.start + len(done.tried), hits=search.per_deal - had, had=had)
 
-    _in_order(run, workers, cut_down_number, jobs(), take)
+    global _starting
+    _starting = working if not workers.parallel else None
+    try:
+        _in_order(run, workers, cut_down_number, jobs(), take)
+    finally:
+        _starting = None
     return search.found
 
 
