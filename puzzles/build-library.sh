@@ -42,7 +42,7 @@ chain_a() {
     small tableau.same-colour 12 1-20000 --profile sorel-strict
     small tableau.suit-run 12 1-30000 --profile sorel-strict
     small foundation.return 12 1-9000 --profile agnes-ru
-    small foundation.return 12 40001-50000 --profile agnes-ru
+    small foundation.return 12 40001-60000 --profile agnes-ru
     small tableau.empty 12 1-20000 --profile agnes-ru
 }
 chain_b() {
