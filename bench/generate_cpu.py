@@ -5,15 +5,15 @@ Run:  .venv/bin/python bench/generate_cpu.py --baseline COMMIT [--runs 3]
 
 Each case is a ``generate`` run that stops on its count, not on the clock (``--max-seconds`` is
 large), so both trees do the same work: the same seed writes the same files, which the benchmark
-checks byte for byte.  A case whose middle is a range of layout numbers (``foundation.return:40001-40004:1``)
-is a library build over those layouts instead (``puzzles/build_library.py --layouts``, stopping on its
-count or at the range's end): fixed work for a theme whose seeded runs take too long to repeat.  The
-baseline is checked out into a temporary git worktree and its compiled
-core built there.  Runs alternate (this tree, the baseline, this tree, ...) so that a machine
-whose load drifts weighs on both alike; each run's processor time is the child process's user
-and system time (``resource.getrusage``), which a busy machine stretches far less than wall-clock
-time.  Prints each case's median seconds on either side and the ratio this / baseline (below 1:
-faster now).
+checks byte for byte.  A case whose middle is a range of layout numbers
+(``foundation.return:40001-40004:1``) is a library build over those layouts instead
+(``puzzles/build_library.py --layouts``, stopping on its count or at the range's end): fixed work
+for a theme whose seeded runs take too long to repeat.  The baseline is checked out into a
+temporary git worktree and its compiled core built there.  Runs alternate (this tree, the
+baseline, this tree, ...) so that a machine whose load drifts weighs on both alike; each run's
+processor time is the child process's user and system time (``resource.getrusage``), which a busy
+machine stretches far less than wall-clock time.  Prints each case's median seconds on either side
+and the ratio this / baseline (below 1: faster now).
 """
 
 from __future__ import annotations

@@ -35,10 +35,10 @@ from agnes_teach.profile import DEFAULT_PROFILE, get_profile  # noqa: E402
 from agnes_teach.puzzle_library import library_part  # noqa: E402
 from agnes_teach.registry import Task  # noqa: E402
 from agnes_teach.scenario import load_scenario, scenario_files  # noqa: E402
-
-HEARTBEAT_SECONDS = 30.0  # a starting point begun after this long without a line on stderr is reported
 from agnes_teach.survey import parse_deal_ranges  # noqa: E402
 from agnes_teach.themes import theme_ids  # noqa: E402
+
+HEARTBEAT_SECONDS = 30.0  # a starting point begun after this long without a line on stderr is reported
 
 
 def main() -> None:
