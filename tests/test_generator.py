@@ -288,14 +288,14 @@ def test_the_default_says_when_no_small_puzzle_is_found(tmp_path: Path) -> None:
 
 
 def test_composed_layouts_say_what_failed_when_time_runs_out(tmp_path: Path) -> None:
-    got = run("generate", "--theme", "reserve.top", "--count", "3", "--seed", "5", "--max-seconds", "15",
+    got = run("generate", "--theme", "reserve.top", "--count", "5", "--seed", "5", "--max-seconds", "15",
               "--out", "p", cwd=tmp_path)
     assert got.returncode == 3 and "small puzzles for reserve.top" in got.stderr
     assert "layouts 5001-6000" in got.stderr and "what failed most often:" in got.stderr
     assert "Traceback" not in got.stderr
-    # Contested layouts (compose.Recipe.contested) may find one or two in time: those are whole.
+    # Contested layouts (compose.Recipe.contested) may find a few in time: those are whole.
     written = sorted((tmp_path / "p").glob("*.yaml")) if (tmp_path / "p").exists() else []
-    assert len(written) < 3
+    assert len(written) < 5
     if written:
         assert f"the {len(written)} found were written" in got.stderr
         checked = run("check", "p", cwd=tmp_path)

@@ -109,7 +109,9 @@ THEME = Theme(
     believer=Misconception("a visible covered card is playable, so nothing needs moving off it", "forbid",
                            uncovers_reserve_card),
     tempting=distract_reserve_top,
-    recipe=Recipe(covered_reserve=True, contested=True),
+    # The competing move must lose: without that, the commonest failure was a layout won by a
+    # believer who never uncovers a card (docs/puzzles.md, "Recipes that fail less").
+    recipe=Recipe(covered_reserve=True, contested=True, contest_loses=True),
     build=build_reserve_top,
     explain=explain,
     how="the first card needed lies under another card on a reserve pile; that card must go onto a "

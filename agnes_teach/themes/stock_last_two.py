@@ -124,7 +124,9 @@ THEME = Theme(
                            plays_lower_exposed,
                            transform=exposed_as_one_pile),
     tempting=distract_stock_last_two,
-    recipe=Recipe(exposed_full=True),
+    # Opening on a decision point: the order of the last two cards can matter only where some
+    # move loses (docs/puzzles.md, "Recipes that fail less").
+    recipe=Recipe(exposed_full=True, move_loses=True),
     build=build_stock_last_two,
     explain=explain,
     how="a card blocks the first card needed and fits only on an exposed card, where nothing may "
