@@ -4,6 +4,7 @@ count, the run seed drawn where composed layouts are deal numbers, and the libra
 from __future__ import annotations
 
 import random
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -13,7 +14,7 @@ from agnes_teach.cli import app
 from agnes_teach.cli.generate import _run_seed
 from agnes_teach.deal import MAX_SEED
 from agnes_teach.errors import InputError
-from agnes_teach.generator import Workers, generate
+from agnes_teach.generator import Workers, generate, pipeline
 from agnes_teach.generator.canonical import puzzle_key
 from agnes_teach.generator.mining import positions, solved_line
 from agnes_teach.generator.output import scenario_data, to_yaml
@@ -186,6 +187,29 @@ def test_a_run_in_this_process_hears_each_starting_point_as_it_begins() -> None:
     find(Search(RuleId.TABLEAU_EMPTY, 1), [4], profile, working=lambda *a: elsewhere.append(a),
          workers=Workers(2))
     assert elsewhere == []
+
+
+def test_a_job_that_goes_on_with_a_number_does_not_compose_its_layouts_again(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """When the run refuses what a number's job guessed it would take, the job that goes on from
+    the next starting point reuses the number's layouts (a recipe that asks the solver makes them
+    in seconds) and sees the very same ones."""
+    composed: list[int] = []
+    real_layouts = pipeline.layouts
+
+    def counted(number: int, *args: object) -> object:
+        composed.append(number)
+        return real_layouts(number, *args)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(pipeline, "layouts", counted)
+    number = 987_654  # a number no other test composes, so the first job here composes it
+    first = pipeline.NumberJob(RuleId.RESERVE_TOP, "bernauer", number, True, 1, hits=0)
+    pipeline.cut_down_number(first)
+    points = pipeline.starting_points(number, get_profile("bernauer"), RuleId.RESERVE_TOP, True)
+    pipeline.cut_down_number(replace(first, start=3))
+    assert composed == [number]
+    assert points == tuple((Provenance.layout(number, k), pos)
+                           for k, pos in real_layouts(number, get_profile("bernauer"), RuleId.RESERVE_TOP))
 
 
 def test_mined_puzzles_with_two_workers_are_byte_identical_files(tmp_path: Path) -> None:

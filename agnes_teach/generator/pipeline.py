@@ -34,6 +34,7 @@ import random
 import time
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field, replace
+from functools import lru_cache
 from typing import Any, Protocol, TypeVar
 
 from ..clock import OutOfTime, running_until
@@ -124,15 +125,20 @@ def hidden_stock_fair(puzzle: Puzzle) -> Puzzle:
 # ------------------------------------------------------------------ sources of small puzzles
 
 
+# Kept for the few numbers a process works on last: when the run refuses what a number's job
+# guessed it would take, the job that goes on with that number here asks for its starting points
+# again, and a recipe whose layouts need the solver's verdicts (``Recipe.contest_loses``,
+# ``move_loses``) or a deal that must be solved takes seconds to give them.
+@lru_cache(maxsize=4)
 def starting_points(number: int, profile: Profile, theme_id: str,
-                    composed: bool) -> list[tuple[Provenance, Position]]:
+                    composed: bool) -> tuple[tuple[Provenance, Position], ...]:
     """The starting points numbered `number`, each with its provenance: the layouts composed for the
     theme from `number` (``compose.layouts``), or the critical moments of deal `number`, later ones
     first (they are smaller)."""
     if composed:
-        return [(Provenance.layout(number, k), pos) for k, pos in layouts(number, profile, theme_id)]
+        return tuple((Provenance.layout(number, k), pos) for k, pos in layouts(number, profile, theme_id))
     moments = reversed(list(critical_moments(number, profile, theme_id)))
-    return [(Provenance.deal(number, k), pos) for k, pos in moments]
+    return tuple((Provenance.deal(number, k), pos) for k, pos in moments)
 
 
 @dataclass(frozen=True)
