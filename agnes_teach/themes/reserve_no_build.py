@@ -86,9 +86,9 @@ THEME = Theme(
     detect=detects_move(uses_tableau_build),
     believer=FREE_CELL_PARKER,
     tempting=distract_reserve_no_build,
-    # Opening on a decision point: a parked card can only cost the game where some move loses
-    # (docs/puzzles.md, "Recipes that fail less").
-    recipe=Recipe(most_cards=16, move_loses=True),
+    # The parking move is on offer and the layout opens on a decision point: a parked card can
+    # only cost the game where some move loses (docs/puzzles.md, "Recipes that fail less").
+    recipe=Recipe(most_cards=16, belief_adds=True, move_loses=True),
     build=None,
     explain=explain,
     how="a card is in the way and no reserve pile may take it; a player who parks it on an empty "
