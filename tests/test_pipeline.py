@@ -64,6 +64,25 @@ def test_small_quota_takes_a_third_per_rating_rounded_up_and_only_the_task_asked
     assert [hard_only(_Rated(Task.WIN, HARD)) for _ in range(3)] == [True, True, False]  # type: ignore[arg-type]
 
 
+def test_small_quota_gives_up_the_spread_after_turning_away_as_many_as_it_asks_for() -> None:
+    accept = small_quota(3, None)
+    assert accept(_Rated(Task.WIN, EASY)) and accept(_Rated(Task.TRAP, MEDIUM))  # type: ignore[arg-type]
+    # Hard is still missing: three more easy or medium puzzles are turned away, the fourth taken.
+    offers = [EASY, MEDIUM, EASY, MEDIUM]
+    assert [accept(_Rated(Task.WIN, d)) for d in offers] == [False, False, False, True]  # type: ignore[arg-type]
+    assert accept.turned_away == 3
+    # A wrong task form is no rating refusal, and --difficulty never gives way.
+    traps = small_quota(1, None, Task.TRAP)
+    assert [traps(_Rated(Task.WIN, EASY)) for _ in range(3)] == [False] * 3  # type: ignore[arg-type]
+    assert traps.turned_away == 0
+    hard_only = small_quota(1, HARD)
+    assert [hard_only(_Rated(Task.WIN, EASY)) for _ in range(5)] == [False] * 5  # type: ignore[arg-type]
+    # A mined quota keeps its spread (its jobs skip by copies made earlier).
+    mined = mined_quota(3, None)
+    assert mined(_Rated(Task.WIN, EASY))  # type: ignore[arg-type]
+    assert [mined(_Rated(Task.WIN, EASY)) for _ in range(6)] == [False] * 6  # type: ignore[arg-type]
+
+
 def test_a_mined_quota_closes_a_rating_once_taken_and_a_copy_counts_on_its_own() -> None:
     assert band_quotas(5, None) == {EASY: 2, MEDIUM: 2, HARD: 1}
     quota = mined_quota(2, None)

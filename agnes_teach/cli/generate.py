@@ -124,7 +124,9 @@ def generate_command(
     theme's misconception loses) and is cut down card by card to at most 24
     cards not home and an answer of at most 10 moves while every teaching
     criterion still holds (docs/puzzles.md); the file records which criterion
-    each further cut would break (measured.minimal, economy).
+    each further cut would break (measured.minimal, economy).  Without
+    --difficulty at most a third of them share a rating, until the run has
+    turned away COUNT puzzles for their rating alone; then any rating is taken.
 
     With --source deals the puzzles are mid-game positions of real deals
     (solved, then walked move by move): the misconception loses there, random

@@ -44,23 +44,36 @@ def next_task(tasks: Sequence[Task], found: int) -> Task | None:
 class BandQuota:
     """A run's quota per rating: take puzzles of `task` (any when None) while their rating's count
     in `left` lasts, counting it down. Plain data, so a job can carry a copy of it and skip a
-    position whose rating is already full before proving it (``pipeline.mine``)."""
+    position whose rating is already full before proving it (``pipeline.mine``).
+
+    `patience` (None: never): once this many puzzles have been turned away only because their
+    rating was full, the spread gives way and any rating is taken. It counts refusals in the order
+    the run takes results, never the clock, so it keeps a seed's files the same on any machine; a
+    mined run's jobs skip by a copy made earlier, so only a quota no job copies may have it."""
 
     left: dict[Difficulty, int]
     task: Task | None = None
+    patience: int | None = None
+    turned_away: int = 0  # puzzles refused only for their rating so far
+
+    def spread_given_up(self) -> bool:
+        return self.patience is not None and self.turned_away >= self.patience
 
     def open(self, rating: Difficulty) -> bool:
         """Is a puzzle of this rating still wanted?"""
-        return self.left.get(rating, 0) > 0
+        return self.left.get(rating, 0) > 0 or self.spread_given_up()
 
     def __call__(self, puzzle: Puzzle) -> bool:
-        if self.task not in (None, puzzle.task) or not self.open(puzzle.difficulty):
+        if self.task not in (None, puzzle.task):
             return False
-        self.left[puzzle.difficulty] -= 1
+        if not self.open(puzzle.difficulty):
+            self.turned_away += 1
+            return False
+        self.left[puzzle.difficulty] = self.left.get(puzzle.difficulty, 0) - 1
         return True
 
     def copy(self) -> BandQuota:
-        return BandQuota(dict(self.left), self.task)
+        return BandQuota(dict(self.left), self.task, self.patience, self.turned_away)
 
 
 def band_quotas(count: int, difficulty: Difficulty | None) -> dict[Difficulty, int]:
@@ -78,11 +91,14 @@ def mined_quota(count: int, difficulty: Difficulty | None, task: Task | None = N
 
 
 def small_quota(count: int, difficulty: Difficulty | None, task: Task | None = None) -> BandQuota:
-    """Accept small puzzles of the wanted task, at most a third of the run (rounded up) per rating,
-    or all of --difficulty: a count of 1 takes whatever rating comes first."""
+    """Accept small puzzles of the wanted task, at most a third of the run (rounded up) per rating
+    while the search finds them, or all of --difficulty: a count of 1 takes whatever rating comes
+    first. The spread is a preference: once the run has turned away as many puzzles as it asks for
+    only because their rating was full, it takes any rating (composed layouts seldom rate hard, and
+    a teacher who asks for three wants three more than three ratings)."""
     if difficulty is not None:
         return BandQuota({Difficulty(difficulty): count}, task)
-    return BandQuota({d: -(-count // 3) for d in Difficulty}, task)
+    return BandQuota({d: -(-count // 3) for d in Difficulty}, task, patience=count)
 
 
 @dataclass
