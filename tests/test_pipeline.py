@@ -64,13 +64,17 @@ def test_small_quota_takes_a_third_per_rating_rounded_up_and_only_the_task_asked
     assert [hard_only(_Rated(Task.WIN, HARD)) for _ in range(3)] == [True, True, False]  # type: ignore[arg-type]
 
 
-def test_small_quota_gives_up_the_spread_after_turning_away_as_many_as_it_asks_for() -> None:
+def test_small_quota_gives_way_by_one_each_time_it_turns_away_as_many_as_it_asks_for() -> None:
     accept = small_quota(3, None)
     assert accept(_Rated(Task.WIN, EASY)) and accept(_Rated(Task.TRAP, MEDIUM))  # type: ignore[arg-type]
     # Hard is still missing: three more easy or medium puzzles are turned away, the fourth taken.
     offers = [EASY, MEDIUM, EASY, MEDIUM]
     assert [accept(_Rated(Task.WIN, d)) for d in offers] == [False, False, False, True]  # type: ignore[arg-type]
-    assert accept.turned_away == 3
+    assert (accept.turned_away, accept.gave_way) == (3, 1)
+    # Two of one rating now, so a third medium waits for three more refusals; an easy one does not.
+    mediums = [accept(_Rated(Task.WIN, MEDIUM)) for _ in range(4)]  # type: ignore[arg-type]
+    assert mediums == [False, False, False, True]
+    assert accept(_Rated(Task.WIN, EASY)) and accept.gave_way == 2  # type: ignore[arg-type]
     # A wrong task form is no rating refusal, and --difficulty never gives way.
     traps = small_quota(1, None, Task.TRAP)
     assert [traps(_Rated(Task.WIN, EASY)) for _ in range(3)] == [False] * 3  # type: ignore[arg-type]

@@ -125,8 +125,9 @@ def generate_command(
     cards not home and an answer of at most 10 moves while every teaching
     criterion still holds (docs/puzzles.md); the file records which criterion
     each further cut would break (measured.minimal, economy).  Without
-    --difficulty at most a third of them share a rating, until the run has
-    turned away COUNT puzzles for their rating alone; then any rating is taken.
+    --difficulty at most a third of them share a rating; each time the run has
+    turned away COUNT puzzles for their rating alone, each rating may take one
+    more.
 
     With --source deals the puzzles are mid-game positions of real deals
     (solved, then walked move by move): the misconception loses there, random
@@ -264,14 +265,19 @@ def _find_puzzles(theme: str, count: int, seed: int, profile: Profile, difficult
         if deal_numbers is None:
             return generate(theme, count, seed, profile, difficulty=difficulty, task=task, avoid=taken,
                             max_seconds=max_seconds, teach=teach, progress=show, workers=workers)
-        if source == "small":
-            search = Search(theme, count, tasks=task_rotation(task),
-                            wanted=small_quota(count, difficulty, task))
-            return find(search, deal_numbers, profile, avoid=taken, max_seconds=max_seconds,
-                        composed=composed, progress=show_number, tally=tally, workers=workers)
-        search = Search(theme, count, wanted=mined_quota(count, difficulty, task))
-        return mine(search, deal_numbers, profile, avoid=taken, max_seconds=max_seconds,
-                    progress=show_number, tally=tally, workers=workers)
+        if source != "small":
+            search = Search(theme, count, wanted=mined_quota(count, difficulty, task))
+            return mine(search, deal_numbers, profile, avoid=taken, max_seconds=max_seconds,
+                        progress=show_number, tally=tally, workers=workers)
+        quota = small_quota(count, difficulty, task)
+        search = Search(theme, count, tasks=task_rotation(task), wanted=quota)
+        found = find(search, deal_numbers, profile, avoid=taken, max_seconds=max_seconds,
+                     composed=composed, progress=show_number, tally=tally, workers=workers)
+    if quota.gave_way:
+        ratings = ", ".join(f"{d} {n}" for d in Difficulty if (n := sum(p.difficulty == d for p in found)))
+        print(f"the spread over ratings gave way after {quota.turned_away} puzzles were turned away for "
+              f"their rating alone (ratings: {ratings}; --difficulty asks for one)", file=sys.stderr)
+    return found
 
 
 def _too_few(found: int, count: int, theme: str, task: Task | None, difficulty: Difficulty | None,

@@ -46,34 +46,35 @@ class BandQuota:
     in `left` lasts, counting it down. Plain data, so a job can carry a copy of it and skip a
     position whose rating is already full before proving it (``pipeline.mine``).
 
-    `patience` (None: never): once this many puzzles have been turned away only because their
-    rating was full, the spread gives way and any rating is taken. It counts refusals in the order
-    the run takes results, never the clock, so it keeps a seed's files the same on any machine; a
-    mined run's jobs skip by a copy made earlier, so only a quota no job copies may have it."""
+    `patience` (None: never): each time this many puzzles have been turned away only because their
+    rating was full, the spread gives way by one: every rating may take one more. It counts refusals
+    in the order the run takes results, never the clock, so a seed's files stay the same on any
+    machine; a mined run's jobs skip by a copy made earlier, so only a quota no job copies has it."""
 
     left: dict[Difficulty, int]
     task: Task | None = None
     patience: int | None = None
     turned_away: int = 0  # puzzles refused only for their rating so far
-
-    def spread_given_up(self) -> bool:
-        return self.patience is not None and self.turned_away >= self.patience
+    gave_way: int = 0  # how many times every rating's share grew by one
 
     def open(self, rating: Difficulty) -> bool:
         """Is a puzzle of this rating still wanted?"""
-        return self.left.get(rating, 0) > 0 or self.spread_given_up()
+        return self.left.get(rating, 0) > 0
 
     def __call__(self, puzzle: Puzzle) -> bool:
         if self.task not in (None, puzzle.task):
             return False
         if not self.open(puzzle.difficulty):
             self.turned_away += 1
+            if self.patience is not None and self.turned_away % self.patience == 0:
+                self.gave_way += 1
+                self.left = {d: self.left.get(d, 0) + 1 for d in Difficulty}
             return False
-        self.left[puzzle.difficulty] = self.left.get(puzzle.difficulty, 0) - 1
+        self.left[puzzle.difficulty] -= 1
         return True
 
     def copy(self) -> BandQuota:
-        return BandQuota(dict(self.left), self.task, self.patience, self.turned_away)
+        return BandQuota(dict(self.left), self.task, self.patience, self.turned_away, self.gave_way)
 
 
 def band_quotas(count: int, difficulty: Difficulty | None) -> dict[Difficulty, int]:
@@ -93,9 +94,9 @@ def mined_quota(count: int, difficulty: Difficulty | None, task: Task | None = N
 def small_quota(count: int, difficulty: Difficulty | None, task: Task | None = None) -> BandQuota:
     """Accept small puzzles of the wanted task, at most a third of the run (rounded up) per rating
     while the search finds them, or all of --difficulty: a count of 1 takes whatever rating comes
-    first. The spread is a preference: once the run has turned away as many puzzles as it asks for
-    only because their rating was full, it takes any rating (composed layouts seldom rate hard, and
-    a teacher who asks for three wants three more than three ratings)."""
+    first. The spread is a preference: each time the run has turned away as many puzzles as it asks
+    for only because their rating was full, every rating may take one more (composed layouts seldom
+    rate hard, and a teacher who asks for three wants three more than three ratings)."""
     if difficulty is not None:
         return BandQuota({Difficulty(difficulty): count}, task)
     return BandQuota({d: -(-count // 3) for d in Difficulty}, task, patience=count)
