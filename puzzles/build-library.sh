@@ -43,6 +43,7 @@ chain_a() {
     small tableau.suit-run 12 1-30000 --profile sorel-strict
     small foundation.return 12 1-9000 --profile agnes-ru
     small foundation.return 12 40001-60000 --profile agnes-ru
+    small foundation.return 12 100001-110000 --profile agnes-ru
     small tableau.empty 12 1-20000 --profile agnes-ru
 }
 chain_b() {

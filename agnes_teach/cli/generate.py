@@ -275,8 +275,8 @@ def _find_puzzles(theme: str, count: int, seed: int, profile: Profile, difficult
                      composed=composed, progress=show_number, tally=tally, workers=workers)
     if quota.gave_way:
         ratings = ", ".join(f"{d} {n}" for d in Difficulty if (n := sum(p.difficulty == d for p in found)))
-        print(f"the spread over ratings gave way after {quota.turned_away} puzzles were turned away for "
-              f"their rating alone (ratings: {ratings}; --difficulty asks for one)", file=sys.stderr)
+        print(f"the spread over ratings gave way: {quota.turned_away} puzzles were turned away for their "
+              f"rating alone (ratings written: {ratings}; --difficulty asks for one)", file=sys.stderr)
     return found
 
 
