@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 from agnes_teach.engine import apply_unchecked, legal_moves
 from agnes_teach.position import Position
 from agnes_teach.tagger.misconception import added_moves, apply_believed
-from agnes_teach.tagger.plans import _settle, _settled_after
+from agnes_teach.tagger.plans import Plans, _settle, _settled_after
 from agnes_teach.themes import all_themes
 
 ADD_BELIEFS = [t.believer for t in all_themes() if t.believer.kind == "add"]
@@ -56,3 +56,21 @@ def test_the_shortcut_settles_as_the_full_settling_along_random_games(profile_id
 def test_the_shortcut_settles_as_the_full_settling_on_small_positions(seed: int, profile_id: str,
                                                                        left: int) -> None:
     _check_every_move(random_small_position(random.Random(seed), profile_id, left))
+
+
+@settings(max_examples=25, deadline=None)
+@given(seed=st.integers(0, 10**6), profile_id=st.sampled_from(ALL_PROFILES), left=st.integers(8, 18),
+       budget=st.sampled_from([20, 100, 400]))
+def test_a_smaller_search_budget_gives_the_same_plans_or_none(seed: int, profile_id: str, left: int,
+                                                                budget: int) -> None:
+    """The cutting-down asks with a smaller budget (``limits.REDUCE_BELIEF_STATES``): a search that
+    ends within it is exact, so it answers as the full one or not at all, and never leaves a
+    guess behind for a later question with the full budget."""
+    pos = random_small_position(random.Random(seed), profile_id, left)
+    for belief in ADD_BELIEFS:
+        full = Plans(belief).first_moves(pos)
+        small = Plans(belief)
+        assert small.first_moves(pos, budget) in (None, full)
+        assert small.first_moves(pos) == full  # the same table, asked again with its own budget
+        lost_small = Plans(belief).lost(pos, budget)
+        assert lost_small is None or lost_small == Plans(belief).lost(pos)

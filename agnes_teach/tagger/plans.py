@@ -69,20 +69,22 @@ class Plans:
     max_states: int = PLAN_MAX_STATES
     first: dict[bytes, PlanMoves] = field(default_factory=dict)
 
-    def first_moves(self, pos: Position) -> PlanMoves | None:
+    def first_moves(self, pos: Position, max_states: int | None = None) -> PlanMoves | None:
         """The first moves of the believer's shortest plans from `pos` (None: the imagined game
-        has more than ``max_states`` states within the plans' length). Where a card can go home
-        with no possible harm (``graph.autoplay``), those moves come first: they are no choice."""
+        has more than `max_states` states within the plans' length; default: the table's
+        ``max_states``). Where a card can go home with no possible harm (``graph.autoplay``),
+        those moves come first: they are no choice. A smaller budget gives the same answer or
+        None: a search either ends exact or is not kept."""
         if _settle(pos)[1]:
             return PlanMoves(tuple(m for m in legal_moves(pos) if _safe_now(pos, m)), ())
         key = game_state(pos)
-        if key not in self.first and not self._search(pos, key):
+        if key not in self.first and not self._search(pos, key, max_states or self.max_states):
             return None
         return self.first[key]
 
-    def _search(self, root: Position, root_key: bytes) -> bool:
+    def _search(self, root: Position, root_key: bytes, max_states: int) -> bool:
         """Breadth first from `root` to the first depth that holds a goal, then back: every state
-        on a shortest plan gets its plan moves. False when the states run past ``max_states``."""
+        on a shortest plan gets its plan moves. False when the states run past `max_states`."""
         layers: list[list[tuple[bytes, Position]]] = [[(root_key, root)]]
         depth_of = {root_key: 0}
         edges: dict[bytes, list[Edge]] = {}
@@ -98,7 +100,7 @@ class Plans:
                 for move, child, refused in self._children(here):
                     child_key = game_state(child)
                     if child_key not in depth_of:
-                        if len(depth_of) >= self.max_states:
+                        if len(depth_of) >= max_states:
                             return False
                         depth_of[child_key] = depth
                         layer.append((child_key, child))
@@ -135,9 +137,9 @@ class Plans:
                     self.first[key] = PlanMoves(tuple(m for m, r in steps if not r),
                                                 tuple(m for m, r in steps if r))
 
-    def lost(self, pos: Position) -> bool | None:
+    def lost(self, pos: Position, max_states: int | None = None) -> bool | None:
         """Does every plan the believer may follow from `pos` need a move the rule refuses? None:
-        could not tell.
+        could not tell (within `max_states` per search; default: the table's).
 
         The believer wins on reaching the goal by the plans' legal moves; where a plan's next move
         is refused, that plan fails (the move cannot be made: the answer the believer would write
@@ -149,7 +151,7 @@ class Plans:
             key = game_state(here)
             if key in seen:
                 return seen[key]
-            moves = self.first_moves(here)
+            moves = self.first_moves(here, max_states)
             if moves is None:
                 result: bool | None = None
             elif moves.goal:
@@ -223,15 +225,16 @@ def _safe_now(pos: Position, move: Move) -> bool:
 
 
 def plan_departures(pos: Position, line: Sequence[Move], misconception: Misconception,
-                    first_only: bool = False) -> list[int]:
+                    first_only: bool = False, max_states: int | None = None) -> list[int]:
     """The moves of `line` (indexes) that are not a first move of the believer's plans where they
     are played: where the answer parts from what the belief would do (`first_only`: the first such
-    move alone, without searching the positions after it)."""
+    move alone, without searching the positions after it; `max_states`: each search's budget, a
+    position whose search passes it counting as no departure)."""
     plans = plans_for(misconception, pos)
     out: list[int] = []
     here = pos
     for i, move in enumerate(line):
-        first = plans.first_moves(here)
+        first = plans.first_moves(here, max_states)
         if first is not None and not first.goal and move not in first.legal:
             out.append(i)
             if first_only:

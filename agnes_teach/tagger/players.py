@@ -51,7 +51,7 @@ from ..solver import canonical_key, solve
 from ..solver.fast import Rules
 from ..themes import theme_for
 from .misconception import Misconception, Restriction
-from .plans import plans_for
+from .plans import PLAN_MAX_STATES, plans_for
 
 PLAYOUTS = 200  # capped playouts of the misconception player (fixed seed)
 # A *widen* believer picks among the moves its plan makes, the answer's among them (the real game's
@@ -397,8 +397,8 @@ def lost_under(pos: Position, misconception: Misconception, max_states: int = BE
     A *widen* belief forbids nothing (the answer is a win of its game too), so "lost" reads: a
     believer who follows its plan can lose (``_plan_can_lose``), the belief can cost the game.
     """
-    if misconception.kind == "add":
-        return plans_for(misconception, pos).lost(pos)
+    if misconception.kind == "add":  # the plans' own budget, or a smaller one asked (cutting down)
+        return plans_for(misconception, pos).lost(pos, min(max_states, PLAN_MAX_STATES))
     if misconception.kind == "widen":
         return _plan_can_lose(pos, misconception, max_states, nodes)
     rules = restricted_rules(pos, misconception.restriction) if misconception.restriction else None

@@ -135,7 +135,10 @@ def lesson_moves(pos: Position, line: tuple[Move, ...], cut: int, misconception:
     believer cannot win from there, is the judge's question: the search may pass through positions
     where the rule is needed before it decides.)"""
     if misconception.kind == "add":  # where the answer first parts from the believer's plans
-        return plan_departures(pos, line[:cut], misconception, first_only=True)
+        # With the cutting-down's budget: most of a search that passes it was spent for nothing
+        # (an undecided plan is no departure), and a smaller position is asked next.
+        return plan_departures(pos, line[:cut], misconception, first_only=True,
+                               max_states=REDUCE_BELIEF_STATES)
     out = []
     here = pos
     for i, move in enumerate(line[:cut]):
