@@ -11,12 +11,24 @@ each rate to the first count's (the speed-up), and why candidates were dropped. 
 the same whatever the worker count (tests/test_pipeline.py), so the ratio is the pipeline's gain
 alone.  Numbers are wall-clock rates on whatever else the machine is running: say how loaded it
 was when you quote them.
+
+With ``--baseline COMMIT`` it compares trees instead of worker counts: for each theme, one worker
+in this tree and one in COMMIT (checked out into a temporary git worktree, its compiled core built
+there) search the same seed's layouts side by side for the same time, so both meet the same load,
+and it prints both rates and their ratio (above 1: more puzzles a minute now).  The two trees may
+take different puzzles (that is what a change to the search does), so the files are not compared.
+
+      .venv/bin/python bench/generate.py --baseline HEAD~1 --themes foundation.suit --seed 513
 """
 
 from __future__ import annotations
 
 import argparse
+import json
+import os
+import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -48,6 +60,57 @@ def bench_theme(theme: str, source: str, seconds: float, seed: int, profile_id: 
     return len(found), time.perf_counter() - start, tally
 
 
+# One timed search, run in a tree's own interpreter state (its package, not this one's).
+_ONE_RATE = """
+import json, sys, time
+from agnes_teach.generator.pipeline import Search, composed_numbers, find
+from agnes_teach.generator.quota import TASK_ROTATION
+from agnes_teach.profile import get_profile
+from agnes_teach.survey import parse_deal_ranges
+theme, seed, seconds, profile, unbounded = sys.argv[1:6]
+seed, seconds, unbounded = int(seed), float(seconds), int(unbounded)
+start = time.perf_counter()
+found = find(Search(theme, unbounded, tasks=TASK_ROTATION), parse_deal_ranges(composed_numbers(seed)),
+             get_profile(profile), max_seconds=seconds, composed=True)
+print(json.dumps({"found": len(found), "seconds": time.perf_counter() - start}))
+"""
+
+
+def compare_trees(baseline: str, themes: list[str], seed: int, seconds: float, profile: str) -> None:
+    """Each theme searched in this tree and in `baseline` at once, one process each."""
+    root = Path(__file__).resolve().parent.parent
+    known = subprocess.run(["git", "rev-parse", "--verify", "--quiet", f"{baseline}^{{commit}}"], cwd=root,
+                           stdout=subprocess.DEVNULL)
+    if known.returncode != 0:
+        sys.exit(f"bench/generate.py: --baseline {baseline}: not a commit of this repository")
+    with tempfile.TemporaryDirectory() as tmp:
+        base = Path(tmp) / "baseline"
+        subprocess.run(["git", "worktree", "add", "--detach", str(base), baseline], cwd=root, check=True,
+                       stdout=subprocess.DEVNULL)
+        try:
+            subprocess.run([sys.executable, "setup.py", "build_ext", "--inplace"], cwd=base, check=True,
+                           stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+            print(f"{'theme':18} {'now /min':>9} {'base /min':>9} {'ratio':>7}  "
+                  f"(seed {seed}, {seconds:g} s each)")
+            args = [str(seed), str(seconds), profile, str(UNBOUNDED)]
+            for theme in themes:
+                runs = [subprocess.Popen([sys.executable, "-c", _ONE_RATE, theme, *args], cwd=tree,
+                                         env={**os.environ, "PYTHONPATH": str(tree)}, stdout=subprocess.PIPE,
+                                         stderr=subprocess.DEVNULL, text=True)
+                        for tree in (root, base)]
+                rates = []
+                for run in runs:
+                    out, _ = run.communicate()
+                    if run.returncode != 0:
+                        sys.exit(f"bench/generate.py: {theme}: a run failed (exit {run.returncode})")
+                    got = json.loads(out.strip().splitlines()[-1])
+                    rates.append(60 * got["found"] / got["seconds"])
+                ratio = rates[0] / rates[1] if rates[1] else float("nan")
+                print(f"{theme:18} {rates[0]:9.2f} {rates[1]:9.2f} {ratio:7.2f}", flush=True)
+        finally:
+            subprocess.run(["git", "worktree", "remove", "--force", str(base)], cwd=root, check=False)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seconds", type=float, default=120.0,
@@ -58,12 +121,18 @@ def main() -> None:
     parser.add_argument("--profile", default="bernauer")
     parser.add_argument("--source", choices=("small", "built"), default="small")
     parser.add_argument("--workers", default="1,2", help="worker counts to compare, the first as the base")
+    parser.add_argument("--baseline", help="compare this tree with this commit instead (one worker each)")
     args = parser.parse_args()
     known = theme_ids(args.profile)
     themes = [t for t in args.themes.split(",") if t] if args.themes is not None else known
     unknown = [t for t in themes if t not in known]
     if unknown:
         parser.error(f"unknown theme(s): {', '.join(unknown)} (known: {', '.join(known)})")
+    if args.baseline is not None:
+        if args.source != "small":
+            parser.error("--baseline compares the default source (small) only")
+        compare_trees(args.baseline, themes, args.seed, args.seconds, args.profile)
+        return
     counts = [int(w) for w in args.workers.split(",")]
     heads = "".join(f" {f'w={w} /min':>10}" for w in counts) + "".join(f" {f'w={w}/w={counts[0]}':>9}"
                                                                       for w in counts[1:])
