@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 from agnes_teach.engine import apply_unchecked, legal_moves
 from agnes_teach.position import Position
 from agnes_teach.tagger.misconception import added_moves, apply_believed
-from agnes_teach.tagger.plans import Plans, _settle, _settled_after
+from agnes_teach.tagger.plans import EXPANDED_STATES, Plans, _settle, _settled_after, plans_for
 from agnes_teach.themes import all_themes
 
 ADD_BELIEFS = [t.believer for t in all_themes() if t.believer.kind == "add"]
@@ -74,3 +74,37 @@ def test_a_smaller_search_budget_gives_the_same_plans_or_none(seed: int, profile
         assert small.first_moves(pos) == full  # the same table, asked again with its own budget
         lost_small = Plans(belief).lost(pos, budget)
         assert lost_small is None or lost_small == Plans(belief).lost(pos)
+
+
+@settings(max_examples=15, deadline=None)
+@given(seed=st.integers(0, 10**6), profile_id=st.sampled_from(ALL_PROFILES), left=st.integers(8, 16))
+def test_a_table_that_reuses_its_expanded_states_answers_as_fresh_tables(seed: int, profile_id: str,
+                                                                         left: int) -> None:
+    """One table asked along a game (as a practice page asks it) walks the states an earlier search
+    expanded; every answer is the one a table of its own gives."""
+    pos = random_small_position(random.Random(seed), profile_id, left)
+    for belief in ADD_BELIEFS:
+        shared = Plans(belief)
+        here = pos
+        for move in legal_moves(pos)[:4]:
+            here = apply_unchecked(pos, move)
+            assert shared.first_moves(here) == Plans(belief).first_moves(here), str(move)
+            assert shared.lost(here) == Plans(belief).lost(here), str(move)
+        assert len(shared.expanded) <= EXPANDED_STATES
+
+
+def test_only_the_table_in_use_keeps_its_expanded_states() -> None:
+    belief = ADD_BELIEFS[0]
+    searched: dict[int, Plans] = {}  # a table whose search kept states, by its game's base
+    for seed in range(200):
+        pos = random_small_position(random.Random(seed), "bernauer", 14)
+        table = plans_for(belief, pos)
+        table.first_moves(pos)
+        if table.expanded:
+            searched[pos.base] = table
+            if len(searched) == 2:
+                break
+    assert len(searched) == 2, "two games of different bases that needed a search"
+    older, newer = searched.values()
+    assert not older.expanded and not older.reached  # the other game's table let its store go
+    assert newer.expanded and newer.reached

@@ -39,6 +39,10 @@ from .misconception import Misconception, added_moves, apply_believed
 # position is left undecided (the generator cuts it down first).
 PLAN_MAX_STATES = 5_000
 CACHE_STATES = 400_000  # states kept over all games before the tables start afresh
+# States whose moves are kept (with the positions they lead to) before that store starts afresh:
+# the searches of one game (a practice page asks dozens) then walk what an earlier one expanded.
+# Only the table in use keeps them (``plans_for``): a run over many games holds one game's store.
+EXPANDED_STATES = 5_000
 
 
 Edge = tuple[Move, bytes, bool]  # a move of the imagined game: (move, the state it leads to, refused)
@@ -68,6 +72,10 @@ class Plans:
     misconception: Misconception
     max_states: int = PLAN_MAX_STATES
     first: dict[bytes, PlanMoves] = field(default_factory=dict)
+    # A state's moves in the imagined game, each with the key of the state it leads to, and the
+    # (settled) position of every state reached: what a search finds that the next can reuse.
+    expanded: dict[bytes, list[Edge]] = field(default_factory=dict)
+    reached: dict[bytes, Position] = field(default_factory=dict)
 
     def first_moves(self, pos: Position, max_states: int | None = None) -> PlanMoves | None:
         """The first moves of the believer's shortest plans from `pos` (None: the imagined game
@@ -97,13 +105,12 @@ class Plans:
             layer: list[tuple[bytes, Position]] = []
             for key, here in layers[-1]:
                 out = edges.setdefault(key, [])
-                for move, child, refused in self._children(here):
-                    child_key = game_state(child)
+                for move, child_key, refused in self._moves(key, here):
                     if child_key not in depth_of:
                         if len(depth_of) >= max_states:
                             return False
                         depth_of[child_key] = depth
-                        layer.append((child_key, child))
+                        layer.append((child_key, self.reached[child_key]))
                     if depth_of[child_key] == depth:
                         out.append((move, child_key, refused))
             layers.append(layer)
@@ -111,6 +118,23 @@ class Plans:
         if root_key not in self.first:  # the imagined game is lost as well: no plan at all
             self.first[root_key] = PlanMoves((), ())
         return True
+
+    def _moves(self, key: bytes, here: Position) -> list[Edge]:
+        """The imagined game's moves at `here` (whose key is `key`), each with the key of the state
+        it leads to (its position in ``reached``): found once, then read."""
+        known = self.expanded.get(key)
+        if known is not None:
+            return known
+        if len(self.expanded) >= EXPANDED_STATES:
+            self.expanded.clear()
+            self.reached.clear()
+        out: list[Edge] = []
+        for move, child, refused in self._children(here):
+            child_key = game_state(child)
+            self.reached.setdefault(child_key, child)
+            out.append((move, child_key, refused))
+        self.expanded[key] = out
+        return out
 
     def _children(self, here: Position) -> list[tuple[Move, Position, bool]]:
         """Every move the believer imagines at `here` and its result, with the safe moves home
@@ -246,9 +270,17 @@ def plan_departures(pos: Position, line: Sequence[Move], misconception: Misconce
 _TABLES: dict[tuple[Misconception, str, int], Plans] = {}
 
 
+_IN_USE: list[Plans] = []  # the table asked last: the only one that keeps its expanded states
+
+
 def plans_for(misconception: Misconception, pos: Position) -> Plans:
     """The one table of plans for the belief in the game of `pos` (its profile and base)."""
     key = (misconception, pos.profile.id, pos.base)
     if key not in _TABLES:
         _TABLES[key] = Plans(misconception)
-    return _TABLES[key]
+    table = _TABLES[key]
+    if _IN_USE and _IN_USE[0] is not table:
+        _IN_USE[0].expanded.clear()
+        _IN_USE[0].reached.clear()
+    _IN_USE[:] = [table]
+    return table
