@@ -125,8 +125,10 @@ THEME = Theme(
                            transform=exposed_as_one_pile),
     tempting=distract_stock_last_two,
     # Opening on a decision point: the order of the last two cards can matter only where some
-    # move loses (docs/puzzles.md, "Recipes that fail less").
-    recipe=Recipe(exposed_full=True, move_loses=True),
+    # move loses (docs/puzzles.md, "Recipes that fail less"); and the believer's own pick competes
+    # with playing the lower card, and loses: else the judge finds the rule's move obvious there.
+    recipe=Recipe(exposed_full=True, move_loses=True, contested=True, contest_loses=True,
+                  contest_picked=True),
     build=build_stock_last_two,
     explain=explain,
     how="a card blocks the first card needed and fits only on an exposed card, where nothing may "
