@@ -79,10 +79,6 @@ print(json.dumps({"found": len(found), "seconds": time.perf_counter() - start}))
 def compare_trees(baseline: str, themes: list[str], seed: int, seconds: float, profile: str) -> None:
     """Each theme searched in this tree and in `baseline` at once, one process each."""
     root = Path(__file__).resolve().parent.parent
-    known = subprocess.run(["git", "rev-parse", "--verify", "--quiet", f"{baseline}^{{commit}}"], cwd=root,
-                           stdout=subprocess.DEVNULL)
-    if known.returncode != 0:
-        sys.exit(f"bench/generate.py: --baseline {baseline}: not a commit of this repository")
     with tempfile.TemporaryDirectory() as tmp:
         base = Path(tmp) / "baseline"
         subprocess.run(["git", "worktree", "add", "--detach", str(base), baseline], cwd=root, check=True,
@@ -131,6 +127,10 @@ def main() -> None:
     if args.baseline is not None:
         if args.source != "small":
             parser.error("--baseline compares the default source (small) only")
+        known = subprocess.run(["git", "rev-parse", "--verify", "--quiet", f"{args.baseline}^{{commit}}"],
+                               cwd=Path(__file__).resolve().parent.parent, stdout=subprocess.DEVNULL)
+        if known.returncode != 0:
+            parser.error(f"--baseline {args.baseline}: not a commit of this repository (e.g. HEAD~1)")
         compare_trees(args.baseline, themes, args.seed, args.seconds, args.profile)
         return
     counts = [int(w) for w in args.workers.split(",")]
