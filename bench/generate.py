@@ -12,11 +12,14 @@ the same whatever the worker count (tests/test_pipeline.py), so the ratio is the
 alone.  Numbers are wall-clock rates on whatever else the machine is running: say how loaded it
 was when you quote them.
 
-With ``--baseline COMMIT`` it compares trees instead of worker counts: for each theme, one worker
-in this tree and one in COMMIT (checked out into a temporary git worktree, its compiled core built
-there) search the same seed's layouts side by side for the same time, so both meet the same load,
-and it prints both rates and their ratio (above 1: more puzzles a minute now).  The two trees may
-take different puzzles (that is what a change to the search does), so the files are not compared.
+With ``--baseline COMMIT`` it compares trees instead of worker counts: for each theme, this tree's
+``agnes-teach generate`` and COMMIT's (checked out into a temporary git worktree, its compiled core
+built there) run side by side on the same seed for the same time, one process each, so both meet
+the same load; it prints the puzzles each wrote a minute of its command's wall-clock time
+(start-up included) and their ratio (above 1: more puzzles a minute now; "-" where COMMIT has no
+such theme).  Timing the command, not a function, lets COMMIT be any version whose ``generate``
+has ``--max-seconds``.  The two trees may take different puzzles (that is what a change to the
+search does), so the files are not compared.
 
       .venv/bin/python bench/generate.py --baseline HEAD~1 --themes foundation.suit --seed 513
 """
@@ -24,7 +27,6 @@ take different puzzles (that is what a change to the search does), so the files 
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import subprocess
 import sys
@@ -60,24 +62,22 @@ def bench_theme(theme: str, source: str, seconds: float, seed: int, profile_id: 
     return len(found), time.perf_counter() - start, tally
 
 
-# One timed search, run in a tree's own interpreter state (its package, not this one's).
-_ONE_RATE = """
-import json, sys, time
-from agnes_teach.generator.pipeline import Search, composed_numbers, find
-from agnes_teach.generator.quota import TASK_ROTATION
-from agnes_teach.profile import get_profile
-from agnes_teach.survey import parse_deal_ranges
-theme, seed, seconds, profile, unbounded = sys.argv[1:6]
-seed, seconds, unbounded = int(seed), float(seconds), int(unbounded)
-start = time.perf_counter()
-found = find(Search(theme, unbounded, tasks=TASK_ROTATION), parse_deal_ranges(composed_numbers(seed)),
-             get_profile(profile), max_seconds=seconds, composed=True)
-print(json.dumps({"found": len(found), "seconds": time.perf_counter() - start}))
-"""
+def command_rate(tree: Path, theme: str, seed: int, seconds: float, profile: str,
+                 out: Path) -> subprocess.Popen[str]:
+    """`tree`'s own ``generate`` command for `theme`, started (the whole command, start-up
+    included: a tree's internals may differ, its command line does not)."""
+    command = [sys.executable, "-m", "agnes_teach", "generate", "--theme", theme, "--count", str(UNBOUNDED),
+               "--seed", str(seed), "--max-seconds", f"{seconds:g}", "--out", str(out)]
+    if profile != "bernauer":  # the default; older versions had no --profile on generate
+        command += ["--profile", profile]
+    with open(out.with_suffix(".log"), "w") as log:  # a file, not a pipe: a full pipe would stall it
+        return subprocess.Popen(command, cwd=tree, env={**os.environ, "PYTHONPATH": str(tree)},
+                                stdout=subprocess.DEVNULL, stderr=log, text=True)
 
 
 def compare_trees(baseline: str, themes: list[str], seed: int, seconds: float, profile: str) -> None:
-    """Each theme searched in this tree and in `baseline` at once, one process each."""
+    """Each theme's ``generate`` command run in this tree and in `baseline` at once, one process
+    each; puzzles written a minute of the command's wall-clock time."""
     root = Path(__file__).resolve().parent.parent
     with tempfile.TemporaryDirectory() as tmp:
         base = Path(tmp) / "baseline"
@@ -88,21 +88,34 @@ def compare_trees(baseline: str, themes: list[str], seed: int, seconds: float, p
                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
             print(f"{'theme':18} {'now /min':>9} {'base /min':>9} {'ratio':>7}  "
                   f"(seed {seed}, {seconds:g} s each)")
-            args = [str(seed), str(seconds), profile, str(UNBOUNDED)]
             for theme in themes:
-                runs = [subprocess.Popen([sys.executable, "-c", _ONE_RATE, theme, *args], cwd=tree,
-                                         env={**os.environ, "PYTHONPATH": str(tree)}, stdout=subprocess.PIPE,
-                                         stderr=subprocess.DEVNULL, text=True)
-                        for tree in (root, base)]
-                rates = []
-                for run in runs:
-                    out, _ = run.communicate()
-                    if run.returncode != 0:
-                        sys.exit(f"bench/generate.py: {theme}: a run failed (exit {run.returncode})")
-                    got = json.loads(out.strip().splitlines()[-1])
-                    rates.append(60 * got["found"] / got["seconds"])
-                ratio = rates[0] / rates[1] if rates[1] else float("nan")
-                print(f"{theme:18} {rates[0]:9.2f} {rates[1]:9.2f} {ratio:7.2f}", flush=True)
+                outs = [Path(tmp) / f"{name}-{theme}" for name in ("now", "base")]
+                start = time.perf_counter()
+                runs = [command_rate(tree, theme, seed, seconds, profile, out)
+                        for tree, out in zip((root, base), outs, strict=True)]
+                ended: dict[int, float] = {}
+                while len(ended) < len(runs):
+                    for i, run in enumerate(runs):
+                        if i not in ended and run.poll() is not None:
+                            ended[i] = time.perf_counter()
+                    time.sleep(0.05)
+                rates: list[float | None] = []
+                for i, (run, out) in enumerate(zip(runs, outs, strict=True)):
+                    err = out.with_suffix(".log").read_text()
+                    spent = ended[i] - start
+                    # 0: all written; 3: time ran out, the puzzles found written; 2: no such theme there.
+                    if run.returncode == 2 and run is runs[1] and "--theme" in err:
+                        rates.append(None)
+                        continue
+                    if run.returncode not in (0, 3):
+                        sys.exit(f"bench/generate.py: {theme}: a run failed (exit {run.returncode}): "
+                                 + (err.strip().splitlines() or [""])[-1])
+                    rates.append(60 * len(list(out.glob("*.yaml"))) / spent)
+                now, then = rates
+                assert now is not None
+                ratio = f"{now / then:7.2f}" if then else f"{'-':>7}"
+                shown = f"{then:9.2f}" if then is not None else f"{'-':>9}"
+                print(f"{theme:18} {now:9.2f} {shown} {ratio}", flush=True)
         finally:
             subprocess.run(["git", "worktree", "remove", "--force", str(base)], cwd=root, check=False)
 
@@ -119,11 +132,11 @@ def main() -> None:
     parser.add_argument("--workers", default="1,2", help="worker counts to compare, the first as the base")
     parser.add_argument("--baseline", help="compare this tree with this commit instead (one worker each)")
     args = parser.parse_args()
-    known = theme_ids(args.profile)
-    themes = [t for t in args.themes.split(",") if t] if args.themes is not None else known
-    unknown = [t for t in themes if t not in known]
+    ids = theme_ids(args.profile)
+    themes = [t for t in args.themes.split(",") if t] if args.themes is not None else ids
+    unknown = [t for t in themes if t not in ids]
     if unknown:
-        parser.error(f"unknown theme(s): {', '.join(unknown)} (known: {', '.join(known)})")
+        parser.error(f"unknown theme(s): {', '.join(unknown)} (known: {', '.join(ids)})")
     if args.baseline is not None:
         if args.source != "small":
             parser.error("--baseline compares the default source (small) only")
