@@ -125,7 +125,9 @@ THEME = Theme(
     believer=Misconception("cards packed on each other move together, whatever their suits", "widen",
                            moves_packed_group, restriction=packed_groups_run),
     tempting=distract_suit_run,
-    recipe=Recipe(refused_on_offer=True),
+    # The mixed pair on offer, and a legal move at the start that loses: of the layouts with the
+    # pair alone, nearly all kept no lesson once cut down (docs/puzzles.md, "Sorel's own rules").
+    recipe=Recipe(refused_on_offer=True, move_loses=True),
     build=None,
     explain=explain,
     how="a packed group of mixed suits looks like a run; the answer parts it card by card, while a "
