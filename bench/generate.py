@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import signal
 import subprocess
 import sys
 import tempfile
@@ -62,6 +63,11 @@ def bench_theme(theme: str, source: str, seconds: float, seed: int, profile_id: 
     return len(found), time.perf_counter() - start, tally
 
 
+def log_of(out: Path) -> Path:
+    """Where the run writing into `out` keeps its stderr (beside it: rule ids hold a dot)."""
+    return out.parent / f"{out.name}.log"
+
+
 def command_rate(tree: Path, theme: str, seed: int, seconds: float, profile: str,
                  out: Path) -> subprocess.Popen[str]:
     """`tree`'s own ``generate`` command for `theme`, started (the whole command, start-up
@@ -70,9 +76,27 @@ def command_rate(tree: Path, theme: str, seed: int, seconds: float, profile: str
                "--seed", str(seed), "--max-seconds", f"{seconds:g}", "--out", str(out)]
     if profile != "bernauer":  # the default; older versions had no --profile on generate
         command += ["--profile", profile]
-    with open(out.with_suffix(".log"), "w") as log:  # a file, not a pipe: a full pipe would stall it
+    with open(log_of(out), "w") as log:  # a file, not a pipe: a full pipe would stall it
         return subprocess.Popen(command, cwd=tree, env={**os.environ, "PYTHONPATH": str(tree)},
                                 stdout=subprocess.DEVNULL, stderr=log, text=True)
+
+
+def wait_all(runs: list[subprocess.Popen[str]]) -> list[float]:
+    """When each of `runs` ended (``time.perf_counter``); if this is interrupted, the runs still
+    going are stopped, so that none outlives the benchmark."""
+    ended: dict[int, float] = {}
+    try:
+        while len(ended) < len(runs):
+            for i, run in enumerate(runs):
+                if i not in ended and run.poll() is not None:
+                    ended[i] = time.perf_counter()
+            time.sleep(0.05)
+    finally:
+        for run in runs:
+            if run.poll() is None:
+                run.kill()
+                run.wait()
+    return [ended[i] for i in range(len(runs))]
 
 
 def compare_trees(baseline: str, themes: list[str], seed: int, seconds: float, profile: str) -> None:
@@ -93,16 +117,11 @@ def compare_trees(baseline: str, themes: list[str], seed: int, seconds: float, p
                 start = time.perf_counter()
                 runs = [command_rate(tree, theme, seed, seconds, profile, out)
                         for tree, out in zip((root, base), outs, strict=True)]
-                ended: dict[int, float] = {}
-                while len(ended) < len(runs):
-                    for i, run in enumerate(runs):
-                        if i not in ended and run.poll() is not None:
-                            ended[i] = time.perf_counter()
-                    time.sleep(0.05)
+                ended = wait_all(runs)
                 rates: list[float | None] = []
-                for i, (run, out) in enumerate(zip(runs, outs, strict=True)):
-                    err = out.with_suffix(".log").read_text()
-                    spent = ended[i] - start
+                for run, out, end in zip(runs, outs, ended, strict=True):
+                    err = log_of(out).read_text()
+                    spent = end - start
                     # 0: all written; 3: time ran out, the puzzles found written; 2: no such theme there.
                     if run.returncode == 2 and run is runs[1] and "--theme" in err:
                         rates.append(None)
@@ -132,6 +151,16 @@ def main() -> None:
     parser.add_argument("--workers", default="1,2", help="worker counts to compare, the first as the base")
     parser.add_argument("--baseline", help="compare this tree with this commit instead (one worker each)")
     args = parser.parse_args()
+    if not args.seconds > 0:
+        parser.error(f"--seconds {args.seconds:g}: must be more than 0")
+    try:
+        counts = [int(w) for w in args.workers.split(",")]
+    except ValueError:
+        parser.error(f"--workers {args.workers}: a comma-separated list of worker counts, e.g. 1,2")
+    if not counts or min(counts) < 1:
+        parser.error(f"--workers {args.workers}: each count must be 1 or more")
+    # A stop (kill, or the session ending) unwinds like Ctrl-C: the worktree and the runs are cleared.
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
     ids = theme_ids(args.profile)
     themes = [t for t in args.themes.split(",") if t] if args.themes is not None else ids
     unknown = [t for t in themes if t not in ids]
@@ -146,7 +175,6 @@ def main() -> None:
             parser.error(f"--baseline {args.baseline}: not a commit of this repository (e.g. HEAD~1)")
         compare_trees(args.baseline, themes, args.seed, args.seconds, args.profile)
         return
-    counts = [int(w) for w in args.workers.split(",")]
     heads = "".join(f" {f'w={w} /min':>10}" for w in counts) + "".join(f" {f'w={w}/w={counts[0]}':>9}"
                                                                       for w in counts[1:])
     print(f"{'theme':18}{heads}  top rejections (first count)")
