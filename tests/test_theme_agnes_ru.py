@@ -264,3 +264,69 @@ def test_a_contest_counts_only_a_move_the_believer_picks_when_asked() -> None:
     assert verdict(pos, "QC>t3") is None and solve(apply_move(pos, move(pos, "QC>t3"))).status == "lost"
     assert contested(pos, believer, loses=True) is True
     assert contested(pos, believer, loses=True, picked=True) is False
+
+
+def test_waits_for_lays_a_foundation_that_takes_that_rank_next() -> None:
+    import random
+
+    from agnes_teach.generator.compose import compose
+    from agnes_teach.themes import Recipe
+
+    profile = get_profile(RU)
+    rng = random.Random(540)
+    laid = [p for p in (compose(rng, profile, Recipe(waits_for=13)) for _ in range(3000)) if p is not None]
+    assert len(laid) >= 20 and all(12 in p.foundations for p in laid)
+    rng = random.Random(540)
+    plain = [p for p in (compose(rng, profile, Recipe()) for _ in range(3000)) if p is not None]
+    assert not all(12 in p.foundations for p in plain)  # without it, only by chance
+
+
+# tableau.empty, found by the generator (seed 540): the KD goes into the space t7, the QC comes back
+# from its foundation onto it and takes the JD off the 4D that diamonds need. The believer keeps the
+# space and sends the KC home (its moves home first), which shuts the QC in for good.
+SPACE_AND_RETURN = {"tableau": {1: "9D", 2: "4D JD", 3: "7D", 4: "6D", 5: "10D", 6: "QD 8D 5D"},
+                    "reserve": {1: "KD", 5: "KC"}}
+
+
+def test_the_believers_move_cites_the_rule_whatever_its_wording() -> None:
+    # The King-only sentence is the catalogue key "tableau.empty@fixed"; the key's check compares
+    # the rule it cites with the theme's, and once refused every such puzzle for it.
+    from agnes_teach.tagger.refutation import Explanation, Reason, ReasonKind
+    from agnes_teach.themes import Lesson
+
+    pos = _position(SPACE_AND_RETURN)
+    theme = theme_for(RuleId.TABLEAU_EMPTY, RU)
+    facts = theme.explain(pos, move(pos, "KC>f"), Lesson(pos, move(pos, "KD>t7")))
+    assert facts is not None and facts.rule == "tableau.empty@fixed"
+    assert facts.rule_id == RuleId.TABLEAU_EMPTY
+    assert Explanation(Reason(ReasonKind.UNEXPLAINED), facts).rule == RuleId.TABLEAU_EMPTY
+
+
+def test_the_cut_down_keeps_a_position_whose_believer_is_caught_at_the_kings_move() -> None:
+    from agnes_teach.tagger.answer import Verdicts
+    from agnes_teach.tagger.small import Tally, keeps_lesson
+
+    theme = theme_for(RuleId.TABLEAU_EMPTY, RU)
+    assert theme.caught_at_first_use
+    tally = Tally()
+    kept = keeps_lesson(_position(SPACE_AND_RETURN), theme, (), Verdicts(), tally, strict=True)
+    assert kept is not None and [str(m) for m in kept.line[:3]] == ["KD>t7", "QC>t7", "JD>t7"], tally.counts
+    assert kept.cut == 3
+
+
+def test_a_generated_king_puzzle_passes_check_teach(tmp_path: Path) -> None:
+    path = tmp_path / "space.yaml"
+    path.write_text(
+        "id: space-and-return\n"
+        "position:\n"
+        "  profile: agnes-ru\n  base: A\n"
+        "  foundations: {C: QC, D: 3D, H: KH, S: KS}\n"
+        "  tableau: [9D, 4D JD, 7D, 6D, 10D, QD 8D 5D, []]\n"
+        "  reserve: [KD, [], [], [], KC, []]\n"
+        "  exposed: []\n  stock: []\n"
+        "task: win\nthemes: [tableau.empty]\n"
+        "solution: KD>t7 QC>t7 JD>t7\n"
+        "expect: {winnable: true}\n", encoding="utf-8")
+    result = runner.invoke(app, ["check", "--teach", str(path)])
+    assert result.exit_code == 0, result.output
+    assert "1 passed" in result.output

@@ -254,10 +254,26 @@ def test_a_key_that_explains_a_wrong_move_by_its_cost_alone_does_not_teach() -> 
     assert key_explanation_problem(library, solution_line(library)) is None
 
 
-def test_a_key_must_explain_the_misconceptions_move_by_the_theme_even_where_cards_come_back() -> None:
+def test_a_key_must_explain_the_misconceptions_move_by_the_theme_even_where_cards_come_back(
+        monkeypatch: pytest.MonkeyPatch) -> None:
     """In agnes-ru a wrong move may be explained by its cost alone (a card sent home can come back,
     so none is shown never getting home), but the misconception's move still needs the theme's
-    rule: this puzzle explained the Bernauer player's Q♠>t7 by another rule."""
+    rule. This puzzle's key explains the Bernauer player's Q♠>t7 by the King-only sentence, whose
+    catalogue key is ``tableau.empty@fixed``: it cites ``tableau.empty`` and passes (the check once
+    compared the key itself and refused it). With the theme's explanation taken away, the same move
+    is explained by its cost alone, and the key is refused."""
+    from dataclasses import replace
+
+    from agnes_teach.tagger import refutation
+
     sc = load_scenario(POSITIONS / "no_rule" / "agnes-ru-tableau-empty-l49-27-c13.yaml")
+    assert key_explanation_problem(sc, solution_line(sc)) is None
+    theme_of = refutation.scenario_theme
+
+    def without_explain(scenario: Scenario) -> object:
+        found = theme_of(scenario)
+        return None if found is None else replace(found, explain=lambda *_: None)
+
+    monkeypatch.setattr(refutation, "scenario_theme", without_explain)
     problem = key_explanation_problem(sc, solution_line(sc))
     assert problem is not None and "QS>t7" in problem and "another rule" in problem

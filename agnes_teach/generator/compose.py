@@ -82,6 +82,8 @@ def _foundations(rng: random.Random, profile: Profile, recipe: Recipe, cards: tu
         counts[special] = 13 - (base - 1)  # base .. K: the next card is the Ace
     if recipe.empty_foundation:
         counts[special] = 0
+    if recipe.waits_for:
+        counts[special] = rank_index(base, recipe.waits_for)
     if profile.base_dealt and not any(counts):
         return None  # the base card lies on its foundation
     left = 52 - sum(counts)

@@ -143,7 +143,7 @@ def reduce_moment(pos: Position, theme_id: str, *, positions: int = SEARCH_POSIT
     verdict = Verdicts()
     seen: dict[bytes, Judged] = {}
     best = None
-    for strict in (True, False):
+    for strict in (True,) if theme.caught_at_first_use else (True, False):
         start = keeps_lesson(pos, theme, (), verdict, tally, strict)
         if start is not None:
             best = _search(start, theme, verdict, tally, positions, strict, seen)

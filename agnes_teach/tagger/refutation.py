@@ -336,7 +336,7 @@ class Explanation:
         misconception denies; None when only the cost speaks."""
         if self.reason.refusal is not None:
             return self.reason.refusal.rule
-        return self.facts.rule if self.facts is not None else cost_rule(self.reason)
+        return self.facts.rule_id if self.facts is not None else cost_rule(self.reason)
 
     def text(self, lang: str) -> str:
         """The explanation in `lang`: the rule's side first, then what the move costs."""

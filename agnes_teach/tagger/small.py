@@ -31,7 +31,7 @@ from ..registry import Verdict
 from ..solver import canonical_key, solve
 from ..themes import Theme
 from .answer import MAX_ANSWER, MAX_CARDS, Answer, Verdicts, analyse, answer_cut
-from .crux import crux_problem
+from .crux import competes, crux_problem
 from .detectors import Lesson
 from .misconception import Misconception
 from .plans import plan_departures
@@ -42,6 +42,7 @@ from .players import (
     PLAYOUT_SEED,
     PLAYOUTS,
     RANDOM_PLAYOUTS,
+    believer_choices,
     confirmed_random_rate,
     lost_under,
     misconception_policy,
@@ -189,12 +190,34 @@ def keeps_lesson(pos: Position, theme: Theme, steps: tuple[str, ...], verdict: V
     if strict and not _at_decision(pos, line, needed[:1], verdict, only_last=True):
         tally.add(KEPT_PREFIX + "the rule's first use is not at a decision point")
         return None
+    if strict and theme.caught_at_first_use and misconception.kind == "forbid" \
+            and not _caught_at(pos, line, needed[0], misconception, verdict):
+        tally.add(KEPT_PREFIX + "the believer is not caught at the rule's first use")
+        return None
     # Near the size bar only: on a big position the walk along a long answer costs hundreds of proofs,
     # and the judge asks it of every small position anyway.
     if cards_not_home(pos) <= MAX_CARDS + DECISION_SLACK and not _at_decision(pos, line, needed, verdict):
         tally.add(KEPT_PREFIX + "no decision point before the rule is used")
         return None
     return Kept(pos, line, cut, cards_not_home(pos), steps)
+
+
+def _caught_at(pos: Position, line: tuple[Move, ...], index: int, misconception: Misconception,
+               verdict: Verdicts) -> bool:
+    """Is the believer caught where the answer makes its move `index` (``crux.caught``, asked before
+    the answer is analysed): it picks a losing move there, and every move its belief allows loses or
+    a losing one it picks competes with the answer's move?"""
+    here = pos
+    for move in line[:index]:
+        here = apply_unchecked(here, move)
+    picked_losing = [m for m in believer_choices(here, misconception)
+                     if verdict(apply_unchecked(here, m)) == Verdict.LOST]
+    if not picked_losing:
+        return False
+    allowed = misconception.allowed(here, legal_moves(here))
+    if all(verdict(apply_unchecked(here, m)) == Verdict.LOST for m in allowed):
+        return True
+    return any(competes(here, m, line[index]) for m in picked_losing)
 
 
 def _at_decision(pos: Position, line: tuple[Move, ...], needed: list[int], verdict: Verdicts,

@@ -56,10 +56,15 @@ class RuleFacts:
     with: `cards` are shown in the reader's card letters, `ranks` as the language's rank letters,
     `words` as written (pile names)."""
 
-    rule: str
+    rule: str  # the catalogue key: a rule id, or one with a wording's suffix (``tableau.empty@fixed``)
     cards: tuple[tuple[str, Card], ...] = ()
     ranks: tuple[tuple[str, int], ...] = ()
     words: tuple[tuple[str, str], ...] = ()
+
+    @property
+    def rule_id(self) -> str:
+        """The rule the facts speak for: the catalogue key without its wording's suffix."""
+        return self.rule.partition("@")[0]
 
 
 @dataclass(frozen=True)
@@ -90,6 +95,9 @@ class Recipe:
     # as every base a King goes home last and onto no card, so only an empty column frees what
     # lies under it.
     king_covers: bool = False
+    # Some foundation takes a card of this rank next (0: no such demand): a card of it may go
+    # home, and that move competes with the rule's move of the same card.
+    waits_for: int = 0
     # At most this many cards not home (0: the composer's own bound). A search of every plan a
     # player could make stays small only on a small layout.
     most_cards: int = 0
@@ -147,6 +155,10 @@ class Theme:
     # May a diagram show the faint base card in an empty foundation? Not where it gives the
     # lesson away.
     shows_base_card: bool = True
+    # Cut down only through positions where the believer is caught (``tagger.crux.caught``) at the
+    # answer's first use of the rule, and try no wider search: in a game with few decision points
+    # (cards come back from the foundations) a wider one ends in positions whose rule is no crux.
+    caught_at_first_use: bool = False
 
     @property
     def id(self) -> str:

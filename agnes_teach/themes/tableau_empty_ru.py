@@ -75,7 +75,8 @@ THEME = Theme(
     # and loses: in a game where cards come back from the foundations little else loses, so the
     # choice has to be laid out.
     recipe=Recipe(empty_column=1.0, one_space=True, king_covers=True, contested=True, contest_loses=True,
-                  contest_picked=True, most_cards=16),
+                  contest_picked=True, most_cards=16, waits_for=13),
+    caught_at_first_use=True,
     build=None,
     explain=explain,
     how="an empty column and a King that blocks the card needed next: only the King may go into the "
