@@ -39,6 +39,8 @@ The layout composer asks ``competes`` of a contested lesson too.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from ..cards import rank_of
 from ..engine import apply_unchecked, legal_moves
 from ..moves import Move
@@ -103,13 +105,21 @@ def caught(pos: Position, point: DecisionPoint, misconception: Misconception) ->
     rule's move)? It picks a losing move there (``believer_picks``), and either every move its
     belief allows loses (the rule's move is urgent) or a losing move it picks competes with the
     rule's move: its loss is over the rule's card or place, not a tactic beside it."""
-    _, picked_losing = believer_picks(pos, point, misconception)
+    losing = {canonical_key(apply_unchecked(pos, m)) for m in point.losing}
+    return caught_where(pos, point.move, misconception,
+                        lambda m: canonical_key(apply_unchecked(pos, m)) in losing)
+
+
+def caught_where(pos: Position, rule_move: Move, misconception: Misconception,
+                 loses: Callable[[Move], bool]) -> bool:
+    """``caught`` where the answer plays `rule_move` at `pos`, with `loses` saying which moves there
+    lose (a decision point's losing moves, or the solver's verdicts before the answer is analysed)."""
+    picked_losing = [m for m in believer_choices(pos, misconception) if loses(m)]
     if not picked_losing:
         return False
-    losing = {canonical_key(apply_unchecked(pos, m)) for m in point.losing}
-    if allowed_results(pos, misconception) <= losing:
+    if all(loses(m) for m in misconception.allowed(pos, legal_moves(pos))):
         return True
-    return any(competes(pos, m, point.move) for m in picked_losing)
+    return any(competes(pos, m, rule_move) for m in picked_losing)
 
 
 def crux_problem(pos: Position, answer: Answer, misconception: Misconception) -> str | None:

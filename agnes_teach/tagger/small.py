@@ -31,7 +31,7 @@ from ..registry import Verdict
 from ..solver import canonical_key, solve
 from ..themes import Theme
 from .answer import MAX_ANSWER, MAX_CARDS, Answer, Verdicts, analyse, answer_cut
-from .crux import competes, crux_problem
+from .crux import caught_where, crux_problem
 from .detectors import Lesson
 from .misconception import Misconception
 from .plans import plan_departures
@@ -42,7 +42,6 @@ from .players import (
     PLAYOUT_SEED,
     PLAYOUTS,
     RANDOM_PLAYOUTS,
-    believer_choices,
     confirmed_random_rate,
     lost_under,
     misconception_policy,
@@ -205,19 +204,12 @@ def keeps_lesson(pos: Position, theme: Theme, steps: tuple[str, ...], verdict: V
 def _caught_at(pos: Position, line: tuple[Move, ...], index: int, misconception: Misconception,
                verdict: Verdicts) -> bool:
     """Is the believer caught where the answer makes its move `index` (``crux.caught``, asked before
-    the answer is analysed): it picks a losing move there, and every move its belief allows loses or
-    a losing one it picks competes with the answer's move?"""
+    the answer is analysed, so with the solver's verdicts)?"""
     here = pos
     for move in line[:index]:
         here = apply_unchecked(here, move)
-    picked_losing = [m for m in believer_choices(here, misconception)
-                     if verdict(apply_unchecked(here, m)) == Verdict.LOST]
-    if not picked_losing:
-        return False
-    allowed = misconception.allowed(here, legal_moves(here))
-    if all(verdict(apply_unchecked(here, m)) == Verdict.LOST for m in allowed):
-        return True
-    return any(competes(here, m, line[index]) for m in picked_losing)
+    return caught_where(here, line[index], misconception,
+                        lambda m: verdict(apply_unchecked(here, m)) == Verdict.LOST)
 
 
 def _at_decision(pos: Position, line: tuple[Move, ...], needed: list[int], verdict: Verdicts,
