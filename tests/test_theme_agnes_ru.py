@@ -330,3 +330,22 @@ def test_a_generated_king_puzzle_passes_check_teach(tmp_path: Path) -> None:
     result = runner.invoke(app, ["check", "--teach", str(path)])
     assert result.exit_code == 0, result.output
     assert "1 passed" in result.output
+
+
+def test_starting_after_a_card_comes_back_is_no_step_down() -> None:
+    # Composed on seed 551: the answer's first move brings the QH back onto the KC, so starting
+    # after it puts a card back in play and the solver's answer grows (13 cards, 8 moves against
+    # 12 and 7). The cut-down once took that as a step down and the step back up again, round and
+    # round until the run's clock stopped it.
+    from agnes_teach.tagger.answer import Verdicts
+    from agnes_teach.tagger.small import NOT_SMALLER, economy, kept_of
+
+    pos = build(RU, tableau={2: "KH QS", 3: "KC", 4: "KS QC", 6: "JS KD 9S 6S 8S"},
+                reserve={1: "10S", 5: "7S"})
+    theme = theme_for(RuleId.FOUNDATION_RETURN, RU)
+    line = solve(pos).solution
+    assert str(line[0]) == "QH>t3"
+    kept = kept_of(pos, list(line), theme.believer)
+    broken, passing = economy(kept, theme, Verdicts())
+    assert broken["start after QH>t3"].startswith(NOT_SMALLER), broken
+    assert all(j.kept.priority() < kept.priority() for j in passing)

@@ -86,7 +86,8 @@ class Reduced:
 def _descend(best: Judged, theme: Theme, verdict: Verdicts, tally: Tally,
              seen: dict[bytes, Judged]) -> tuple[Judged, dict[str, str]]:
     """Go on cutting while some one-step reduction still meets every criterion (the search's budget
-    may end above a smaller puzzle); then the economy of the last: what each reduction breaks."""
+    may end above a smaller puzzle); then the economy of the last: what each reduction breaks. Each
+    step goes to a smaller puzzle (``economy``'s passing ones), so the descent ends."""
     while True:
         check_clock()
         broken, passing = economy(best.kept, theme, verdict, tally, seen)

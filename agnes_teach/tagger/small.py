@@ -54,6 +54,7 @@ from .teaching import MIN_FIRST_MOVES, cards_not_home, rating_of
 SOLVE_NODES = 200_000  # one position's proof
 DECISION_SLACK = 6  # keeps_lesson asks for a decision point on the answer from this many cards above the bar
 LESSON_LOST = "the lesson is lost"  # a reduction after which the position no longer keeps the lesson
+NOT_SMALLER = "no smaller"  # a reduction whose puzzle meets every criterion but is not smaller
 KEPT_PREFIX = "reduced: "  # how keeps_lesson tallies why a position no longer keeps the lesson
 
 _PILE_KINDS = (PileKind.COLUMN, PileKind.RESERVE, PileKind.EXPOSED)  # the piles a card can be sent home from
@@ -306,7 +307,8 @@ def believer_judged(judged: Judged, misconception: Misconception) -> Judged:
 
 def economy(kept: Kept, theme: Theme, verdict: Verdicts, tally: Tally | None = None,
             judged: dict[bytes, Judged] | None = None) -> tuple[dict[str, str], list[Judged]]:
-    """(each reduction of `kept` -> the criterion it breaks, the reductions that break none)."""
+    """(each reduction of `kept` -> the criterion it breaks, the reductions that break none and are
+    smaller: ``Kept.priority`` below `kept`'s)."""
     tally = tally or Tally()
     judged = judged if judged is not None else {}
     broken: dict[str, str] = {}
@@ -323,10 +325,15 @@ def economy(kept: Kept, theme: Theme, verdict: Verdicts, tally: Tally | None = N
                 continue
             judged[key] = judge(smaller, theme, verdict, believer=False)
         result = judged[key]
-        if result.problem is None:
-            passing.append(result)
-        else:
+        if result.problem is not None:
             broken[what] = result.problem
+        elif result.kept.priority() >= kept.priority():
+            # Where cards come back from the foundations, starting after a move can put a card
+            # back in play and lengthen the answer: a puzzle no smaller, which neither voids
+            # minimality nor is a step down (the descent would go round between the two).
+            broken[what] = f"{NOT_SMALLER} ({result.kept.cards} cards, a {result.kept.cut}-move answer)"
+        else:
+            passing.append(result)
     return broken, passing
 
 
