@@ -48,9 +48,13 @@ THEME = Theme(
     believer=Misconception("a card on a foundation stays there for good (as in Bernauer)", "forbid",
                            uses_foundation_return, restriction=foundations_final),
     tempting=distract_losing,
-    # The move back is on offer at the start, and a move the believer makes competes with it and
-    # loses (a game where cards come back forgives almost every move, so the choice is laid out).
-    recipe=Recipe(contested=True, contest_loses=True),
+    # The move back is on offer at the start, and a move the believer picks (its moves home first)
+    # competes with it and loses: a game where cards come back forgives almost every move, so the
+    # choice is laid out, and a believer who is not caught there has learnt nothing. A small layout
+    # keeps the solver's line short; the cut-down keeps only positions where the believer is caught
+    # at the rule's first use.
+    recipe=Recipe(contested=True, contest_loses=True, contest_picked=True, most_cards=16),
+    caught_at_first_use=True,
     build=None,
     explain=explain,
     how="a foundation's top card must come back to a column, as a step for the card that blocks "
