@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterator, Sequence
+from functools import cache
 
 from ..board import move_tables
 from ..cards import Card, make_card, rank_at, rank_index, rank_of, suit_of
@@ -51,13 +52,16 @@ LOSING_CONTEST_TRIES = 1000  # for a recipe whose competing (or any) move must l
 CONTEST_NODES = 20_000  # the solver's budget for one verdict of that check (undecided: rejected)
 
 
+@cache  # asked once a draw, and most draws fail at once: worked out once a profile
 def _stock_size(profile: Profile, deals_left: int) -> int | None:
     """The stock's size with `deals_left` deals to come (None: the profile has not that many)."""
     sizes = profile.stock_sizes()
     return sizes[-1 - deals_left] if deals_left < len(sizes) else None
 
 
-def _pile_depths(profile: Profile, deals_done: int) -> tuple[list[int], list[int], list[int]]:
+@cache
+def _pile_depths(profile: Profile, deals_done: int
+                 ) -> tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...]]:
     """How many cards each column's dealt part, each reserve pile and each exposed cell can hold
     after `deals_done` deals: what was dealt there, which play can only make fewer."""
     heights = profile.max_pile_heights(deals_done)
@@ -66,8 +70,8 @@ def _pile_depths(profile: Profile, deals_done: int) -> tuple[list[int], list[int
         for pile in deal:
             if pile.kind is PileKind.COLUMN:
                 columns[pile.offset] += 1
-    return (columns, [heights[Pile.reserve(i + 1)] for i in range(profile.reserve_piles)],
-            [heights[Pile.exposed(i + 1)] for i in range(profile.exposed_cells)])
+    return (tuple(columns), tuple(heights[Pile.reserve(i + 1)] for i in range(profile.reserve_piles)),
+            tuple(heights[Pile.exposed(i + 1)] for i in range(profile.exposed_cells)))
 
 
 def _foundations(rng: random.Random, profile: Profile, recipe: Recipe, cards: tuple[int, int]
@@ -231,7 +235,7 @@ def _bury(rng: random.Random, profile: Profile, base: int, deals_done: int, stoc
     return False
 
 
-def _columns(rng: random.Random, profile: Profile, base: int, pool: list[Card], dealt: list[int],
+def _columns(rng: random.Random, profile: Profile, base: int, pool: list[Card], dealt: Sequence[int],
              empty_column: float, one_space: bool = False) -> list[list[Card]] | None:
     """Lay `pool` out in columns: what is left of each column's dealt cards (at most `dealt[j]`),
     then cards built on it; None when some card has no place. `one_space`: every column but the
