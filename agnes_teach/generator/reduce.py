@@ -22,8 +22,8 @@ misconception still loses at a decision point of its answer. A kept position
 of at most ``MAX_CARDS`` cards and a ``MAX_ANSWER``-move answer is then held to
 every criterion (only moves, random play, first moves, the believer's play,
 the theme on the answer); the smallest such position wins, and it is
-**minimal** when no single reduction of it meets every criterion (the reason is
-recorded otherwise). Every budget is in solver states or positions, never
+**minimal** when no single reduction of it gives a smaller puzzle that meets every
+criterion (the reason is recorded otherwise). Every budget is in solver states or positions, never
 seconds, so a run is reproducible; the clock only stops it.
 """
 

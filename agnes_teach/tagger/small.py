@@ -10,7 +10,8 @@ against every criterion, cheapest first (at most ``MAX_CARDS`` cards and a
 ``MAX_ANSWER``-move answer, the misconception losing at a decision point of the
 answer, only moves, the theme used, a real choice, lost under the belief, random
 play, the believer's play, a rating). A puzzle is **minimal** when each of its
-reductions breaks a criterion: ``economy`` says which.
+reductions breaks a criterion or gives no smaller puzzle (where cards come back from the
+foundations, starting after a move can add one): ``economy`` says which.
 
 The generator (``generator/reduce.py``) searches with these; the checker
 (``check --teach``) judges a file with the same functions.
@@ -331,7 +332,7 @@ def economy(kept: Kept, theme: Theme, verdict: Verdicts, tally: Tally | None = N
             # Where cards come back from the foundations, starting after a move can put a card
             # back in play and lengthen the answer: a puzzle no smaller, which neither voids
             # minimality nor is a step down (the descent would go round between the two).
-            broken[what] = f"{NOT_SMALLER} ({result.kept.cards} cards, a {result.kept.cut}-move answer)"
+            broken[what] = f"{NOT_SMALLER} ({result.kept.cards} cards, {result.kept.cut} answer moves)"
         else:
             passing.append(result)
     return broken, passing
