@@ -178,6 +178,17 @@ def keeps_lesson(pos: Position, theme: Theme, steps: tuple[str, ...], verdict: V
     if not needed:  # asked first: far cheaper than the believer's search
         tally.add(KEPT_PREFIX + "the rule is not needed in the answer")
         return None
+    # The narrow search's tests come first: they ask the solver about one position's moves, while
+    # the believer's search below is most of a cut-down's time (for the King-only space, half a
+    # run's), and most positions the narrow search drops would pass it. Every test is still asked of
+    # a position that is kept; only the reason tallied for a dropped one may differ.
+    if strict and not _at_decision(pos, line, needed[:1], verdict, only_last=True):
+        tally.add(KEPT_PREFIX + "the rule's first use is not at a decision point")
+        return None
+    if strict and theme.caught_at_first_use and misconception.kind == "forbid" \
+            and not _caught_at(pos, line, needed[0], misconception, verdict):
+        tally.add(KEPT_PREFIX + "the believer is not caught at the rule's first use")
+        return None
     # The believer's own search (no restricted tables to hand to the solver) is asked near the size
     # bar only: on a big position it seldom settles within its bound, and the judge decides it exactly.
     # An *widen* belief needs no search: the answer's moves are moves of its plan (a real win is a
@@ -187,13 +198,6 @@ def keeps_lesson(pos: Position, theme: Theme, steps: tuple[str, ...], verdict: V
                                             or cards_not_home(pos) <= MAX_CARDS + DECISION_SLACK)
     if near and lost_under(pos, misconception, max_states=REDUCE_BELIEF_STATES) is False:
         tally.add(KEPT_PREFIX + "won under the misconception")
-        return None
-    if strict and not _at_decision(pos, line, needed[:1], verdict, only_last=True):
-        tally.add(KEPT_PREFIX + "the rule's first use is not at a decision point")
-        return None
-    if strict and theme.caught_at_first_use and misconception.kind == "forbid" \
-            and not _caught_at(pos, line, needed[0], misconception, verdict):
-        tally.add(KEPT_PREFIX + "the believer is not caught at the rule's first use")
         return None
     # Near the size bar only: on a big position the walk along a long answer costs hundreds of proofs,
     # and the judge asks it of every small position anyway.
