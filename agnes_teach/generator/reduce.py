@@ -22,7 +22,7 @@ misconception still loses at a decision point of its answer. A kept position
 of at most ``MAX_CARDS`` cards and a ``MAX_ANSWER``-move answer is then held to
 every criterion (only moves, random play, first moves, the believer's play,
 the theme on the answer); the smallest such position wins, and it is
-**minimal** when no single reduction of it gives a smaller puzzle that meets every
+**minimal** when no single reduction of it that leaves no more cards meets every
 criterion (the reason is recorded otherwise). Every budget is in solver states or positions, never
 seconds, so a run is reproducible; the clock only stops it.
 """
@@ -86,14 +86,18 @@ class Reduced:
 def _descend(best: Judged, theme: Theme, verdict: Verdicts, tally: Tally,
              seen: dict[bytes, Judged]) -> tuple[Judged, dict[str, str]]:
     """Go on cutting while some one-step reduction still meets every criterion (the search's budget
-    may end above a smaller puzzle); then the economy of the last: what each reduction breaks. Each
-    step goes to a smaller puzzle (``economy``'s passing ones), so the descent ends."""
+    may end above a smaller puzzle); then the economy of the last: what each reduction breaks. A
+    step never adds cards (``economy``) and never returns to a position it left, so the descent
+    ends."""
+    left = {canonical_key(best.kept.position)}
     while True:
         check_clock()
         broken, passing = economy(best.kept, theme, verdict, tally, seen)
-        if not passing:
+        onward = [j for j in passing if canonical_key(j.kept.position) not in left]
+        if not onward:
             return best, broken
-        best = min(passing, key=lambda j: j.kept.priority())
+        best = min(onward, key=lambda j: j.kept.priority())
+        left.add(canonical_key(best.kept.position))
 
 
 def _search(start: Kept, theme: Theme, verdict: Verdicts, tally: Tally, positions: int, strict: bool,

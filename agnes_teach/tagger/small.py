@@ -10,7 +10,7 @@ against every criterion, cheapest first (at most ``MAX_CARDS`` cards and a
 ``MAX_ANSWER``-move answer, the misconception losing at a decision point of the
 answer, only moves, the theme used, a real choice, lost under the belief, random
 play, the believer's play, a rating). A puzzle is **minimal** when each of its
-reductions breaks a criterion or gives no smaller puzzle (where cards come back from the
+reductions breaks a criterion or gives a puzzle with more cards (where cards come back from the
 foundations, starting after a move can add one): ``economy`` says which.
 
 The generator (``generator/reduce.py``) searches with these; the checker
@@ -55,7 +55,7 @@ from .teaching import MIN_FIRST_MOVES, cards_not_home, rating_of
 SOLVE_NODES = 200_000  # one position's proof
 DECISION_SLACK = 6  # keeps_lesson asks for a decision point on the answer from this many cards above the bar
 LESSON_LOST = "the lesson is lost"  # a reduction after which the position no longer keeps the lesson
-NOT_SMALLER = "no smaller"  # a reduction whose puzzle meets every criterion but is not smaller
+NOT_SMALLER = "no smaller"  # a reduction whose puzzle meets every criterion but has more cards
 KEPT_PREFIX = "reduced: "  # how keeps_lesson tallies why a position no longer keeps the lesson
 
 _PILE_KINDS = (PileKind.COLUMN, PileKind.RESERVE, PileKind.EXPOSED)  # the piles a card can be sent home from
@@ -312,8 +312,8 @@ def believer_judged(judged: Judged, misconception: Misconception) -> Judged:
 
 def economy(kept: Kept, theme: Theme, verdict: Verdicts, tally: Tally | None = None,
             judged: dict[bytes, Judged] | None = None) -> tuple[dict[str, str], list[Judged]]:
-    """(each reduction of `kept` -> the criterion it breaks, the reductions that break none and are
-    smaller: ``Kept.priority`` below `kept`'s)."""
+    """(each reduction of `kept` -> the criterion it breaks, the reductions that break none and
+    leave no more cards than `kept` has)."""
     tally = tally or Tally()
     judged = judged if judged is not None else {}
     broken: dict[str, str] = {}
@@ -332,11 +332,12 @@ def economy(kept: Kept, theme: Theme, verdict: Verdicts, tally: Tally | None = N
         result = judged[key]
         if result.problem is not None:
             broken[what] = result.problem
-        elif result.kept.priority() >= kept.priority():
+        elif result.kept.cards > kept.cards:
             # Where cards come back from the foundations, starting after a move can put a card
-            # back in play and lengthen the answer: a puzzle no smaller, which neither voids
-            # minimality nor is a step down (the descent would go round between the two).
-            broken[what] = f"{NOT_SMALLER} ({result.kept.cards} cards, {result.kept.cut} answer moves)"
+            # back in play: a puzzle with more cards, which neither voids minimality nor is a step
+            # down (the descent went round between the two). A longer answer alone is no such
+            # sign: the solver's line for the cut is not the shortest, the cut may still be smaller.
+            broken[what] = f"{NOT_SMALLER} ({result.kept.cards} cards against {kept.cards})"
         else:
             passing.append(result)
     return broken, passing
