@@ -110,7 +110,9 @@ def _search(start: Kept, theme: Theme, verdict: Verdicts, tally: Tally, position
     while heap and examined < positions:
         check_clock()
         _, _, kept = heapq.heappop(heap)
-        if kept.small:
+        # One no smaller than the best found cannot replace it: its judging (random play above
+        # all) is left to the descent, which asks it of the best's own reductions.
+        if kept.small and (best is None or kept.priority() < best.kept.priority()):
             key = canonical_key(kept.position)
             judged = seen.get(key) or judge(kept, theme, verdict, believer=False)
             seen[key] = judged

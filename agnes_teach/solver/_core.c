@@ -1042,36 +1042,25 @@ static int read_piles(PyObject *list, uint8_t piles[][NCARDS], int *lens, int *c
     return 0;
 }
 
-/* new(tables, state, prune, deal_first, max_slots) -> search handle.
+/* Fill the rules and the state of `s` (zeroed) from Python:
  *   tables = (on, link, rel, suit, empty_ok, whole, fret, stack_home, stack_tag, deals, live, free, card_at)
- *   state  = (cols, stacks, found, stock, deals_done) */
-static PyObject *core_new(PyObject *self, PyObject *args) {
-    PyObject *tables, *state;
-    int prune, deal_first, deal_timing, reverse, store_forced, tight_lookahead, split_home_only;
-    unsigned long long seed;
-    long long max_slots;
-    PyObject *lost_obj;
-    if (!PyArg_ParseTuple(args, "O!O!pppppppKLO", &PyTuple_Type, &tables, &PyTuple_Type, &state, &prune,
-                          &deal_first, &deal_timing, &reverse, &store_forced, &tight_lookahead,
-                          &split_home_only, &seed, &max_slots, &lost_obj))
-        return NULL;
-    Lost *lost = NULL;
-    if (lost_obj != Py_None) {
-        lost = PyCapsule_GetPointer(lost_obj, "agnes_teach.solver._core.Lost");
-        if (!lost) return NULL;
-    }
+ *   state  = (cols, stacks, found, stock, deals_done)
+ * 0, or -1 with a Python error set. */
+static int load_game(Search *s, PyObject *tables, PyObject *state) {
     PyObject *on, *link, *rel, *suit, *empty_ok, *stack_home, *stack_tag, *deals, *live, *free_l, *card_at;
     int whole, fret;
+    if (!PyTuple_Check(tables) || !PyTuple_Check(state)) {
+        PyErr_SetString(PyExc_TypeError, "tables and state: tuples");
+        return -1;
+    }
     if (!PyArg_ParseTuple(tables, "SSSSSppSSO!O!O!S", &on, &link, &rel, &suit, &empty_ok, &whole, &fret, &stack_home,
                           &stack_tag, &PyList_Type, &deals, &PyList_Type, &live, &PyList_Type, &free_l, &card_at))
-        return NULL;
+        return -1;
     PyObject *cols, *stacks, *found, *stock;
     int deals_done;
     if (!PyArg_ParseTuple(state, "O!O!O!Si", &PyList_Type, &cols, &PyList_Type, &stacks, &PyTuple_Type, &found,
                           &stock, &deals_done))
-        return NULL;
-    Search *s = calloc(1, sizeof(Search));
-    if (!s) return PyErr_NoMemory();
+        return -1;
     Py_ssize_t n;
     int tmp[MAXPILES], cnt;
     uint8_t tmp_piles[MAXDEALS + 1][NCARDS];
@@ -1138,6 +1127,31 @@ static PyObject *core_new(PyObject *self, PyObject *args) {
         for (int e = d; e < s->ndeals; e++) left += s->deal_n[e];
         s->stock_left[d] = left;
     }
+    return 0;
+fail:
+    return -1;
+}
+
+/* new(tables, state, prune, deal_first, deal_timing, reverse, store_forced, tight_lookahead,
+ *     split_home_only, seed, max_slots, lost) -> search handle (tables and state: load_game). */
+static PyObject *core_new(PyObject *self, PyObject *args) {
+    PyObject *tables, *state;
+    int prune, deal_first, deal_timing, reverse, store_forced, tight_lookahead, split_home_only;
+    unsigned long long seed;
+    long long max_slots;
+    PyObject *lost_obj;
+    if (!PyArg_ParseTuple(args, "O!O!pppppppKLO", &PyTuple_Type, &tables, &PyTuple_Type, &state, &prune,
+                          &deal_first, &deal_timing, &reverse, &store_forced, &tight_lookahead,
+                          &split_home_only, &seed, &max_slots, &lost_obj))
+        return NULL;
+    Lost *lost = NULL;
+    if (lost_obj != Py_None) {
+        lost = PyCapsule_GetPointer(lost_obj, "agnes_teach.solver._core.Lost");
+        if (!lost) return NULL;
+    }
+    Search *s = calloc(1, sizeof(Search));
+    if (!s) return PyErr_NoMemory();
+    if (load_game(s, tables, state) < 0) goto fail;
     s->prune = prune;
     s->deal_first = deal_first;
     s->deal_timing = prune && deal_timing;
@@ -1243,6 +1257,167 @@ static PyObject *core_path(PyObject *self, PyObject *args) {
     return out;
 }
 
+/* ------------------------------------------------------------------ random games
+ *
+ * A game played at random from one state, move for move the game players.py plays with
+ * Python's random.Random: the legal moves in engine.legal_moves's order (gen_moves, sorted as
+ * that function sorts them), one picked as random.Random.choice picks (getrandbits of the
+ * bit length of the count, drawn again while too large), from the Mersenne Twister state that
+ * random.Random.getstate gives.  The search's tables and pruning are not used. */
+
+#define MT_N 624
+#define MT_M 397
+
+typedef struct {
+    Search g;
+    uint32_t mt[MT_N];
+    int mti;
+} Walker;
+
+static uint32_t mt_next(Walker *w) {
+    static const uint32_t mag01[2] = {0x0u, 0x9908b0dfu};
+    uint32_t y;
+    if (w->mti >= MT_N) {
+        int k;
+        for (k = 0; k < MT_N - MT_M; k++) {
+            y = (w->mt[k] & 0x80000000u) | (w->mt[k + 1] & 0x7fffffffu);
+            w->mt[k] = w->mt[k + MT_M] ^ (y >> 1) ^ mag01[y & 1u];
+        }
+        for (; k < MT_N - 1; k++) {
+            y = (w->mt[k] & 0x80000000u) | (w->mt[k + 1] & 0x7fffffffu);
+            w->mt[k] = w->mt[k + (MT_M - MT_N)] ^ (y >> 1) ^ mag01[y & 1u];
+        }
+        y = (w->mt[MT_N - 1] & 0x80000000u) | (w->mt[0] & 0x7fffffffu);
+        w->mt[MT_N - 1] = w->mt[MT_M - 1] ^ (y >> 1) ^ mag01[y & 1u];
+        w->mti = 0;
+    }
+    y = w->mt[w->mti++];
+    y ^= (y >> 11);
+    y ^= (y << 7) & 0x9d2c5680u;
+    y ^= (y << 15) & 0xefc60000u;
+    y ^= (y >> 18);
+    return y;
+}
+
+/* random.Random._randbelow_with_getrandbits(n), n >= 1 (getrandbits(k) for k <= 32 is the next
+ * word's top k bits). */
+static int below(Walker *w, int n) {
+    int k = 0;
+    while ((n >> k) != 0) k++;
+    uint32_t r;
+    do r = mt_next(w) >> (32 - k); while (r >= (uint32_t)n);
+    return (int)r;
+}
+
+/* The order of engine.legal_moves: the moves as tuples (kind, source, depth, dest, card, count). */
+static int move_cmp(const Move *a, const Move *b) {
+    if (a->kind != b->kind) return a->kind < b->kind ? -1 : 1;
+    if (a->src != b->src) return a->src < b->src ? -1 : 1;
+    if (a->depth != b->depth) return a->depth < b->depth ? -1 : 1;
+    if (a->dest != b->dest) return a->dest < b->dest ? -1 : 1;
+    if (a->card != b->card) return a->card < b->card ? -1 : 1;
+    if (a->count != b->count) return a->count < b->count ? -1 : 1;
+    return 0;
+}
+
+static void sort_moves(Move *m, int n) {
+    for (int i = 1; i < n; i++) {
+        Move x = m[i];
+        int j = i - 1;
+        while (j >= 0 && move_cmp(&m[j], &x) > 0) { m[j + 1] = m[j]; j--; }
+        m[j + 1] = x;
+    }
+}
+
+static void walker_free(PyObject *capsule) {
+    Walker *w = PyCapsule_GetPointer(capsule, "agnes_teach.solver._core.Walker");
+    free(w);
+}
+
+static Walker *get_walker(PyObject *capsule) {
+    return PyCapsule_GetPointer(capsule, "agnes_teach.solver._core.Walker");
+}
+
+/* walker(tables, state, mt) -> handle: a game from `state` (as new), its generator's state `mt`
+ * (random.Random.getstate()[1]: 624 words and the index). */
+static PyObject *core_walker(PyObject *self, PyObject *args) {
+    PyObject *tables, *state, *mt;
+    if (!PyArg_ParseTuple(args, "O!O!O!", &PyTuple_Type, &tables, &PyTuple_Type, &state, &PyTuple_Type, &mt))
+        return NULL;
+    if (PyTuple_GET_SIZE(mt) != MT_N + 1) {
+        PyErr_SetString(PyExc_ValueError, "mt: 625 numbers (random.Random.getstate()[1])");
+        return NULL;
+    }
+    Walker *w = calloc(1, sizeof(Walker));
+    if (!w) return PyErr_NoMemory();
+    if (load_game(&w->g, tables, state) < 0) { free(w); return NULL; }
+    for (int i = 0; i < MT_N; i++) w->mt[i] = (uint32_t)PyLong_AsUnsignedLong(PyTuple_GET_ITEM(mt, i));
+    w->mti = (int)PyLong_AsLong(PyTuple_GET_ITEM(mt, MT_N));
+    if (PyErr_Occurred() || w->mti < 0 || w->mti > MT_N) {
+        if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "mt: index out of range");
+        free(w);
+        return NULL;
+    }
+    PyObject *capsule = PyCapsule_New(w, "agnes_teach.solver._core.Walker", walker_free);
+    if (!capsule) free(w);
+    return capsule;
+}
+
+/* walk(handle, steps, greedy) -> (moves made, end): at most `steps` moves at random (greedy: a
+ * move home whenever there is one); end 1 when the game is won (before a move, or after the
+ * last), 2 when there is no legal move, else 0. */
+static PyObject *core_walk(PyObject *self, PyObject *args) {
+    PyObject *capsule;
+    long long steps;
+    int greedy;
+    if (!PyArg_ParseTuple(args, "OLp", &capsule, &steps, &greedy)) return NULL;
+    Walker *w = get_walker(capsule);
+    if (!w) return NULL;
+    Search *s = &w->g;
+    Move moves[MAXMOVES], home[MAXMOVES];
+    long long made = 0;
+    int end = 0;
+    for (; made < steps; made++) {
+        if (s->home == NCARDS) { end = 1; break; }
+        int n = gen_moves(s, moves);
+        if (!n) { end = 2; break; }
+        sort_moves(moves, n);
+        const Move *pick;
+        int nh = 0;
+        if (greedy)
+            for (int i = 0; i < n; i++) if (moves[i].dest == HOME && moves[i].kind != DEAL) home[nh++] = moves[i];
+        if (nh) pick = &home[below(w, nh)];
+        else pick = &moves[below(w, n)];
+        Move m = *pick;
+        apply(s, &m);
+    }
+    if (!end && s->home == NCARDS) end = 1;
+    return Py_BuildValue("(Li)", made, end);
+}
+
+/* walker_state(handle) -> (cols, stacks, found, deals_done): the game's state now. */
+static PyObject *core_walker_state(PyObject *self, PyObject *args) {
+    PyObject *capsule;
+    if (!PyArg_ParseTuple(args, "O", &capsule)) return NULL;
+    Walker *w = get_walker(capsule);
+    if (!w) return NULL;
+    Search *s = &w->g;
+    PyObject *cols = PyList_New(s->ncols), *stacks = PyList_New(s->nstacks);
+    if (!cols || !stacks) { Py_XDECREF(cols); Py_XDECREF(stacks); return NULL; }
+    for (int j = 0; j < s->ncols; j++) {
+        PyObject *b = PyBytes_FromStringAndSize((const char *)s->col[j], s->clen[j]);
+        if (!b) { Py_DECREF(cols); Py_DECREF(stacks); return NULL; }
+        PyList_SET_ITEM(cols, j, b);
+    }
+    for (int k = 0; k < s->nstacks; k++) {
+        PyObject *b = PyBytes_FromStringAndSize((const char *)s->stk[k], s->slen[k]);
+        if (!b) { Py_DECREF(cols); Py_DECREF(stacks); return NULL; }
+        PyList_SET_ITEM(stacks, k, b);
+    }
+    return Py_BuildValue("(NN(iiii)i)", cols, stacks, s->found[0], s->found[1], s->found[2], s->found[3],
+                         s->deals_done);
+}
+
 static PyMethodDef core_methods[] = {
     {"new", core_new, METH_VARARGS,
      "new(tables, state, prune, deal_first, deal_timing, reverse, store_forced, tight_lookahead, split_home_only, "
@@ -1253,6 +1428,9 @@ static PyMethodDef core_methods[] = {
     {"run", core_run, METH_VARARGS, "run(handle, limit) -> 1 won, 0 lost, -1 limit reached, 2 table full"},
     {"info", core_info, METH_VARARGS, "info(handle) -> (result, nodes, stored states, bytes)"},
     {"path", core_path, METH_VARARGS, "path(handle) -> the moves from the root to the current state"},
+    {"walker", core_walker, METH_VARARGS, "walker(tables, state, mt) -> a game played at random from state"},
+    {"walk", core_walk, METH_VARARGS, "walk(handle, steps, greedy) -> (moves made, 0 / 1 won / 2 no move)"},
+    {"walker_state", core_walker_state, METH_VARARGS, "walker_state(handle) -> (cols, stacks, found, deals_done)"},
     {NULL, NULL, 0, NULL},
 };
 

@@ -8,6 +8,7 @@ False and the solver runs the Python search, with the same answers, slower.
 
 from __future__ import annotations
 
+import random
 from types import ModuleType
 
 from .fast import FastMove, FastState
@@ -111,4 +112,56 @@ class CompiledDepthFirst:
         return [tuple(m) for m in _core.path(self._handle)]  # type: ignore[misc]
 
 
-__all__ = ["AVAILABLE", "DEFAULT_SLOTS", "LOST_SLOTS", "CompiledDepthFirst", "lost_table"]
+class RandomGames:
+    """Games played at random from one start by ``_core``: move for move the games
+    ``tagger.players`` plays with ``random.Random`` (the engine's legal moves in its order, one
+    picked as ``Random.choice`` picks, from the generator's own state), many times faster; the
+    tests compare the two.  The random measure of a puzzle plays hundreds of games of up to
+    thousands of moves each.
+
+    Each game's generator state is read once (``Random.getstate``) and the Python generator is
+    left as it was: a game's generator serves that game only."""
+
+    def __init__(self, state: FastState) -> None:
+        if _core is None or not supports(state):
+            raise RuntimeError("the compiled core does not play this game")
+        self._tables = _tables(state)
+        self._snapshot = (
+            [bytes(c) for c in state.cols], [bytes(p) for p in state.stacks],
+            tuple(state.found), bytes(state.stock), state.deals_done,
+        )
+
+    def game(self, rng: random.Random) -> RandomGame:
+        return RandomGame(self, rng)
+
+
+class RandomGame:
+    """One game of ``RandomGames``, played a stretch at a time."""
+
+    WON, STUCK = 1, 2
+
+    def __init__(self, games: RandomGames, rng: random.Random) -> None:
+        assert _core is not None
+        self._handle = _core.walker(games._tables, games._snapshot, rng.getstate()[1])
+
+    def walk(self, steps: int, greedy: bool) -> tuple[int, int]:
+        """At most `steps` moves (`greedy`: a move home whenever there is one): (moves made, 0,
+        or ``WON`` when the game is won, ``STUCK`` when no move is legal)."""
+        assert _core is not None
+        made, end = _core.walk(self._handle, steps, greedy)
+        return made, end
+
+    def piles(self) -> tuple[list[bytes], list[bytes], tuple[int, int, int, int], int]:
+        """(columns, reserve piles then exposed cells, foundation counts, deals made)."""
+        assert _core is not None
+        cols, stacks, found, deals_done = _core.walker_state(self._handle)
+        return cols, stacks, found, deals_done
+
+
+def random_games(state: FastState) -> RandomGames | None:
+    """``RandomGames`` from `state`, or None when the core is not built or does not play its profile."""
+    return RandomGames(state) if _core is not None and supports(state) else None
+
+
+__all__ = ["AVAILABLE", "DEFAULT_SLOTS", "LOST_SLOTS", "CompiledDepthFirst", "RandomGame", "RandomGames",
+           "lost_table", "random_games"]

@@ -39,16 +39,17 @@ from __future__ import annotations
 import random
 from collections import deque
 from collections.abc import Callable
-from typing import Literal
+from typing import Literal, cast
 
 from ..engine import apply_unchecked, finishes_home, legal_moves
 from ..limits import BELIEVER_MAX_STATES, PLAYOUT_MAX_MOVES
 from ..moves import Move
-from ..position import Position
+from ..position import Cards, Position
 from ..profile import DEFAULT_PROFILE
 from ..registry import Verdict
 from ..solver import canonical_key, solve
-from ..solver.fast import Rules
+from ..solver.compiled import RandomGame, RandomGames, random_games
+from ..solver.fast import FastState, Rules
 from ..themes import theme_for
 from .misconception import Misconception, Restriction
 from .plans import PLAN_MAX_STATES, plans_for
@@ -199,9 +200,51 @@ def check_points(first: int = FATAL_CHECK_FIRST, cap: int = FATAL_CAP) -> frozen
 CHECK_POINTS = check_points()
 
 
+def compiled_games(pos: Position, policy: Policy) -> RandomGames | None:
+    """The compiled core's games from `pos` when it can play `policy`'s games (the random and the
+    greedy player's, in a profile it plays); None: they are played here."""
+    if policy is not random_policy and policy is not greedy_policy:
+        return None
+    return random_games(FastState(pos))
+
+
+def _position_of(start: Position, game: RandomGame) -> Position:
+    """The position a compiled game from `start` has reached."""
+    cols, stacks, found, deals_done = game.piles()
+    stock = start.stock
+    for deal in start.profile.stock_deals[start.deals_done:deals_done]:
+        stock = stock[len(deal):]  # as engine.apply_unchecked deals
+    reserves = start.profile.reserve_piles
+    piles = [cast(Cards, tuple(pile)) for pile in (*cols, *stacks)]  # a card is its number
+    tableau, stacks_at = piles[:len(cols)], piles[len(cols):]
+    return Position(start.profile, start.base, found, tuple(tableau), tuple(stacks_at[:reserves]),
+                    tuple(stacks_at[reserves:]), stock)
+
+
+def _compiled_game(pos: Position, games: RandomGames, greedy: bool, rng: random.Random, max_moves: int,
+                   halt: Callable[[Position, int], bool], points: frozenset[int]) -> tuple[Position, GameEnd]:
+    """``_game`` played by the compiled core, where `halt` can only be true after a number of moves
+    in `points`: the same game and the same end, the positions built only where `halt` looks."""
+    game = games.game(rng)
+    done = 0
+    for point in [*sorted(p for p in points if p < max_moves), max_moves]:
+        made, end = game.walk(point - done, greedy)
+        done += made
+        if end == RandomGame.WON:
+            return _position_of(pos, game), Verdict.WON
+        if end == RandomGame.STUCK:
+            return _position_of(pos, game), "stuck"
+        here = _position_of(pos, game)
+        if point == max_moves:
+            return here, "cap"
+        if halt(here, done):
+            return here, "halted"
+    raise AssertionError("the last stretch ends at max_moves")
+
+
 def fatal_playout(pos: Position, policy: Policy, rng: random.Random, max_moves: int = FATAL_CAP,
                   nodes: int = FATAL_NODES, step_nodes: int = FATAL_STEP_NODES,
-                  verdicts: dict[Position, str] | None = None) -> bool:
+                  verdicts: dict[Position, str] | None = None, games: RandomGames | None = None) -> bool:
     """One game by `policy` from `pos`: did it reach a position the solver proves lost?
 
     The solver looks at the positions after ``CHECK_POINTS`` moves
@@ -209,7 +252,8 @@ def fatal_playout(pos: Position, policy: Policy, rng: random.Random, max_moves: 
     and at the cap (`nodes` states).  A game that wins, or is still not proved lost after
     `max_moves`, made no fatal mistake.  Being stuck (no move the policy
     makes) in an unwon position is a loss.  `verdicts` caches the solver's
-    answers (the start position is checked by every playout).
+    answers (the start position is checked by every playout).  `games`
+    (``compiled_games`` of `pos` and `policy`): the compiled core plays the game.
     """
     cache = verdicts if verdicts is not None else {}
 
@@ -221,7 +265,11 @@ def fatal_playout(pos: Position, policy: Policy, rng: random.Random, max_moves: 
     def proved_lost(here: Position, done: int = 0) -> bool:
         return done in CHECK_POINTS and lost(here, step_nodes)
 
-    end, how = _game(pos, policy, rng, max_moves, proved_lost)
+    if games is not None:
+        end, how = _compiled_game(pos, games, policy is greedy_policy, rng, max_moves, proved_lost,
+                                  CHECK_POINTS)
+    else:
+        end, how = _game(pos, policy, rng, max_moves, proved_lost)
     return how in ("halted", "stuck") or (how == "cap" and lost(end, nodes))
 
 
@@ -234,7 +282,8 @@ def fatal_mistake_rate(pos: Position, policy: Policy, playouts: int = 40, seed: 
                        **limits: int) -> float:
     """The share of `playouts` games by `policy` that make a fatal mistake (fixed seed)."""
     cache: dict[Position, str] = {}
-    return sum(fatal_playout(pos, policy, _playout_rng(seed, i), verdicts=cache, **limits)
+    games = compiled_games(pos, policy)
+    return sum(fatal_playout(pos, policy, _playout_rng(seed, i), verdicts=cache, games=games, **limits)
                for i in range(playouts)) / playouts
 
 
@@ -274,9 +323,10 @@ def random_win_rate(pos: Position, playouts: int = RANDOM_PLAYOUTS, seed: int = 
     that is returned is always the full count's."""
     policy = policy or random_policy
     cache: dict[Position, str] = {}
+    games = compiled_games(pos, policy)
     wins = 0
     for i in range(playouts):
-        wins += not fatal_playout(pos, policy, _playout_rng(seed, i), verdicts=cache)
+        wins += not fatal_playout(pos, policy, _playout_rng(seed, i), verdicts=cache, games=games)
         if screen is not None and (wins > screen * playouts
                                    or (i + 1 >= SCREEN_MIN and wilson_low(wins, i + 1) > screen)):
             return None
