@@ -87,6 +87,36 @@ def test_small_quota_gives_way_by_one_each_time_it_turns_away_as_many_as_it_asks
     assert [mined(_Rated(Task.WIN, EASY)) for _ in range(6)] == [False] * 6  # type: ignore[arg-type]
 
 
+class _Found(_Rated):
+    """A puzzle as the run's taking reads it: also its key."""
+
+    def __init__(self, task: Task, difficulty: Difficulty, key: str) -> None:
+        super().__init__(task, difficulty)
+        self.key = key
+
+
+def test_a_run_short_of_its_count_takes_what_the_spread_turned_away_in_order() -> None:
+    quota = small_quota(3, None)
+    offers = [_Found(Task.WIN, HARD, "a"), _Found(Task.WIN, HARD, "b"), _Found(Task.TRAP, HARD, "c"),
+              _Found(Task.WIN, HARD, "b")]
+    assert [quota(p) for p in offers] == [True, False, False, False]  # type: ignore[arg-type]
+    assert [p.key for p in quota.set_aside] == ["b", "c", "b"]  # type: ignore[attr-defined]
+    search = Search("tableau.empty", 3, wanted=quota, found=[offers[0]])  # type: ignore[list-item]
+    pipeline._Taking(search, {"a"}, pipeline.Tally(), None, None).take_set_aside()
+    assert [p.key for p in search.found] == ["a", "b", "c"]  # the second "b" is the same puzzle
+    assert search.set_aside_taken == 2
+    # A full run takes none of them.
+    full = Search("tableau.empty", 1, wanted=quota, found=[offers[0]])  # type: ignore[list-item]
+    pipeline._Taking(full, {"a"}, pipeline.Tally(), None, None).take_set_aside()
+    assert [p.key for p in full.found] == ["a"] and full.set_aside_taken == 0
+    # Only the spread is given up: a puzzle of another task form or of a rating --difficulty did
+    # not ask for is never set aside, nor anything a mined run's quota refuses.
+    traps, hard_only, mined = small_quota(1, None, Task.TRAP), small_quota(1, HARD), mined_quota(1, None)
+    for accept, offer in ((traps, _Found(Task.WIN, EASY, "d")), (hard_only, _Found(Task.WIN, EASY, "e")),
+                          (mined, _Found(Task.WIN, HARD, "f"))):
+        assert not accept(offer) and accept.set_aside == []  # type: ignore[arg-type]
+
+
 def test_a_mined_quota_closes_a_rating_once_taken_and_a_copy_counts_on_its_own() -> None:
     assert band_quotas(5, None) == {EASY: 2, MEDIUM: 2, HARD: 1}
     quota = mined_quota(2, None)

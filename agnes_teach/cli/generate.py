@@ -273,8 +273,12 @@ def _find_puzzles(theme: str, count: int, seed: int, profile: Profile, difficult
         search = Search(theme, count, tasks=task_rotation(task), wanted=quota)
         found = find(search, deal_numbers, profile, avoid=taken, max_seconds=max_seconds,
                      composed=composed, progress=show_number, tally=tally, workers=workers)
-    if quota.gave_way:
-        ratings = ", ".join(f"{d} {n}" for d in Difficulty if (n := sum(p.difficulty == d for p in found)))
+    ratings = ", ".join(f"{d} {n}" for d in Difficulty if (n := sum(p.difficulty == d for p in found)))
+    if search.set_aside_taken:
+        print(f"the ratings could not be spread in the time: the last {search.set_aside_taken} of the "
+              f"{len(found)} written had been turned away for their rating alone (ratings written: "
+              f"{ratings}; --difficulty asks for one)", file=sys.stderr)
+    elif quota.gave_way:
         print(f"the spread over ratings gave way: {quota.turned_away} puzzles were turned away for their "
               f"rating alone (ratings written: {ratings}; --difficulty asks for one)", file=sys.stderr)
     return found

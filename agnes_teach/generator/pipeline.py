@@ -304,6 +304,7 @@ class Search:
     found: list[Puzzle] = field(default_factory=list)
     moments: int = 0  # starting points examined
     on_found: Callable[[Puzzle], None] | None = None  # called with each puzzle as it is kept
+    set_aside_taken: int = 0  # of `found`, the last ones: turned away for their rating, taken at the end
     # Issue 28: pose a trap only where exactly one first move loses and the theme's believer picks it
     # (``tagger.teaching.TrapShape.lone_believer_trap``); such a position is offered as a trap first.
     lone_traps: bool = True
@@ -354,6 +355,24 @@ class _Taking:
         if search.on_found is not None:
             search.on_found(puzzle)
         return True
+
+    def take_set_aside(self) -> None:
+        """At the end of a run short of its count: the puzzles its quota turned away for their
+        rating alone (``BandQuota.set_aside``), in the order they were found, fill the places left.
+        Each met every criterion; a teacher who asked for three wants three more than a spread."""
+        quota = self.search.wanted
+        if not isinstance(quota, BandQuota):
+            return
+        for puzzle in quota.set_aside:
+            if self.full():
+                break
+            if puzzle.key in self.taken:
+                continue
+            self.taken.add(puzzle.key)
+            self.search.found.append(puzzle)
+            self.search.set_aside_taken += 1
+            if self.search.on_found is not None:
+                self.search.on_found(puzzle)
 
     def full(self) -> bool:
         return len(self.search.found) >= self.search.count
@@ -440,6 +459,7 @@ def find(search: Search, numbers: Iterable[int], profile: Profile, *, avoid: set
         _in_order(run, workers, cut_down_number, jobs(), take)
     finally:
         _starting = None
+    run.take_set_aside()
     return search.found
 
 

@@ -49,13 +49,16 @@ class BandQuota:
     `patience` (None: never): each time this many puzzles have been turned away only because their
     rating was full, the spread gives way by one: every rating may take one more. It counts refusals
     in the order the run takes results, never the clock, so a seed's files stay the same on any
-    machine; a mined run's jobs skip by a copy made earlier, so only a quota no job copies has it."""
+    machine; a mined run's jobs skip by a copy made earlier, so only a quota no job copies has it.
+    Such a quota also keeps the puzzles it turned away (`set_aside`, in order): a run that ends
+    short of its count takes them (``pipeline.find``), since the spread is only a preference."""
 
     left: dict[Difficulty, int]
     task: Task | None = None
     patience: int | None = None
     turned_away: int = 0  # puzzles refused only for their rating so far
     gave_way: int = 0  # how many times every rating's share grew by one
+    set_aside: list[Puzzle] = field(default_factory=list)  # those puzzles (with `patience` only)
 
     def open(self, rating: Difficulty) -> bool:
         """Is a puzzle of this rating still wanted?"""
@@ -66,6 +69,8 @@ class BandQuota:
             return False
         if not self.open(puzzle.difficulty):
             self.turned_away += 1
+            if self.patience is not None:
+                self.set_aside.append(puzzle)
             if self.patience is not None and self.turned_away % self.patience == 0:
                 self.gave_way += 1
                 self.left = {d: self.left.get(d, 0) + 1 for d in Difficulty}
@@ -74,7 +79,8 @@ class BandQuota:
         return True
 
     def copy(self) -> BandQuota:
-        return BandQuota(dict(self.left), self.task, self.patience, self.turned_away, self.gave_way)
+        return BandQuota(dict(self.left), self.task, self.patience, self.turned_away, self.gave_way,
+                         list(self.set_aside))
 
 
 def band_quotas(count: int, difficulty: Difficulty | None) -> dict[Difficulty, int]:

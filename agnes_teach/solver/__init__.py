@@ -157,47 +157,82 @@ def solve(
     """
     start = time.perf_counter()
     deadline = start + seconds if seconds is not None else None
-    rules = rules or Rules(pos)
-    use_c = _use_compiled(pos, rules, engine)
+    tables = None
+    if rules is None:
+        rules, tables = _profile_rules(pos)
+    root = FastState(pos, rules)
+    use_c = _use_compiled(root, engine)
     plan = [o if isinstance(o, Order) else Order(deal_first=o) for o in orders]
-    searches = _searches(pos, rules, plan, use_c, prune=prune, deal_timing=deal_timing,
+    searches = _searches(root, plan, use_c, prune=prune, deal_timing=deal_timing,
                          store_forced=store_forced, tight_lookahead=tight_lookahead,
-                         share_losses=share_losses)
+                         share_losses=share_losses, tables=tables)
     return _interleave(pos, plan, searches, prune, nodes, deadline, start, replay=not widened)
 
 
-def _use_compiled(pos: Position, rules: Rules, engine: Engine) -> bool:
+class _SharedRules:
+    """A profile's tables for one base rank, and the compiled core's copy of them, made once."""
+
+    def __init__(self, pos: Position) -> None:
+        self.profile = pos.profile  # held, so that the id in the key is never another profile's
+        self.rules = Rules(pos)
+        self._core_tables: tuple[object, ...] | None = None
+
+    def core_tables(self) -> tuple[object, ...]:
+        if self._core_tables is None:
+            self._core_tables = compiled.core_tables(self.rules)
+        return self._core_tables
+
+
+# Most solves are small (the generator's checks ask "still won?" of positions of a few dozen
+# states) and making the tables took longer than the search: a solve without `rules` of its own
+# reads these, which nothing changes (a restriction narrows a Rules of its own).
+_SHARED: dict[tuple[int, int], _SharedRules] = {}
+
+
+def _profile_rules(pos: Position) -> tuple[Rules, _SharedRules]:
+    key = (id(pos.profile), pos.base)
+    shared = _SHARED.get(key)
+    if shared is None or shared.profile is not pos.profile:
+        shared = _SHARED[key] = _SharedRules(pos)
+    return shared.rules, shared
+
+
+def _use_compiled(root: FastState, engine: Engine) -> bool:
     """Does `engine` mean the compiled search for this position (RuntimeError if it cannot be had)?"""
     if engine == "c" and not compiled.AVAILABLE:
         raise RuntimeError("the compiled search is not built (install with a C compiler)")
-    supported = compiled.supports(FastState(pos, rules))
+    supported = compiled.supports(root)
     if engine == "c" and not supported:
-        raise RuntimeError(f"the compiled search does not play {pos.profile.id} (use engine='python')")
+        raise RuntimeError(f"the compiled search does not play {root.rules.profile.id} (use engine='python')")
     # "auto" falls back to the Python search for profiles the compiled core does not know (Sorel).
     return engine == "c" or (engine == "auto" and compiled.AVAILABLE and supported)
 
 
 def _searches(
-    pos: Position, rules: Rules, plan: list[Order], use_c: bool, *, prune: bool, deal_timing: bool,
-    store_forced: bool, tight_lookahead: bool, share_losses: bool,
+    root: FastState, plan: list[Order], use_c: bool, *, prune: bool, deal_timing: bool,
+    store_forced: bool, tight_lookahead: bool, share_losses: bool, tables: _SharedRules | None = None,
 ) -> list[Restarts | Search]:
-    """One search per order of `plan`, all from `pos`, sharing one table of lost states."""
-    kind: type[DepthFirst] | type[compiled.CompiledDepthFirst] = (
-        compiled.CompiledDepthFirst if use_c else DepthFirst
-    )
+    """One search per order of `plan`, each from its own copy of `root`, sharing one table of lost
+    states; `tables`: the shared tables `root` was made with (the compiled core's copy is reused)."""
     # States one search proves lost, the others skip (search.py, "Shared losses").
     lost: object | None = None
     if share_losses and prune:
         lost = compiled.lost_table() if use_c else {}
+    core_tables = tables.core_tables() if use_c and tables is not None else None
 
     def make(order: Order, seed: int = 0) -> Search:
         restricted = order.split_home_only and prune
-        return kind(FastState(pos, rules), prune=prune, deal_first=order.deal_first, reverse=order.reverse,
-                    deal_timing=deal_timing, store_forced=store_forced, tight_lookahead=tight_lookahead,
-                    seed=seed, lost=None if restricted else lost,  # type: ignore[arg-type]
-                    split_home_only=restricted)
+        if use_c:
+            return compiled.CompiledDepthFirst(
+                root.copy(), prune=prune, deal_first=order.deal_first, reverse=order.reverse,
+                deal_timing=deal_timing, store_forced=store_forced, tight_lookahead=tight_lookahead,
+                seed=seed, lost=None if restricted else lost, split_home_only=restricted, tables=core_tables)
+        return DepthFirst(
+            root.copy(), prune=prune, deal_first=order.deal_first, reverse=order.reverse,
+            deal_timing=deal_timing, store_forced=store_forced, tight_lookahead=tight_lookahead, seed=seed,
+            lost=None if restricted else lost, split_home_only=restricted)  # type: ignore[arg-type]
 
-    searches = [Restarts(partial(make, o), FastState(pos, rules)) if o.restarts else make(o) for o in plan]
+    searches = [Restarts(partial(make, o), root.copy()) if o.restarts else make(o) for o in plan]
     if not searches:
         raise ValueError("solve needs at least one search order")
     return searches

@@ -11,7 +11,7 @@ from __future__ import annotations
 import random
 from types import ModuleType
 
-from .fast import FastMove, FastState
+from .fast import FastMove, FastState, Rules
 
 _core: ModuleType | None
 try:
@@ -47,7 +47,11 @@ def supports(state: FastState) -> bool:
 
 
 def _tables(state: FastState) -> tuple[object, ...]:
-    r = state.rules
+    return core_tables(state.rules)
+
+
+def core_tables(r: Rules) -> tuple[object, ...]:
+    """The core's copy of a game's tables (``new``'s first argument)."""
     return (
         bytes(r.on), bytes(r.link), bytes(r.rel), bytes(r.suit), bytes(r.is_empty_rank),
         r.whole_runs_only, r.foundation_return,
@@ -62,6 +66,8 @@ def _tables(state: FastState) -> tuple[object, ...]:
 class CompiledDepthFirst:
     """A resumable depth-first search run by ``_core``; the interface of ``DepthFirst``.
 
+    `tables`: ``core_tables`` of the state's rules, when the caller has them already.
+
     ``full`` becomes True when the transposition table reached ``slots``: the
     search then stops for good (``run`` returns None) and the caller answers
     unknown unless another search decides.
@@ -71,6 +77,7 @@ class CompiledDepthFirst:
         self, state: FastState, *, prune: bool, deal_first: bool, deal_timing: bool = True,
         reverse: bool = False, store_forced: bool = True, tight_lookahead: bool = True, seed: int = 0,
         slots: int = DEFAULT_SLOTS, lost: object | None = None, split_home_only: bool = False,
+        tables: tuple[object, ...] | None = None,
     ) -> None:
         if _core is None:
             raise RuntimeError("the compiled search is not built (install with a C compiler)")
@@ -87,7 +94,7 @@ class CompiledDepthFirst:
         self._lost = lost  # the shared table must outlive the search
         options = (prune, deal_first, deal_timing, reverse, store_forced, tight_lookahead, split_home_only,
                    seed, slots, lost)
-        self._handle = _core.new(_tables(state), snapshot, *options)
+        self._handle = _core.new(tables if tables is not None else _tables(state), snapshot, *options)
         self.full = False
         self.result: bool | None = None
         self._sync()
