@@ -157,15 +157,13 @@ def solve(
     """
     start = time.perf_counter()
     deadline = start + seconds if seconds is not None else None
-    tables = None
-    if rules is None:
-        rules, tables = _profile_rules(pos)
+    rules, shared = (rules, None) if rules is not None else _profile_rules(pos)
     root = FastState(pos, rules)
     use_c = _use_compiled(root, engine)
     plan = [o if isinstance(o, Order) else Order(deal_first=o) for o in orders]
     searches = _searches(root, plan, use_c, prune=prune, deal_timing=deal_timing,
                          store_forced=store_forced, tight_lookahead=tight_lookahead,
-                         share_losses=share_losses, tables=tables)
+                         share_losses=share_losses, tables=shared)
     return _interleave(pos, plan, searches, prune, nodes, deadline, start, replay=not widened)
 
 
