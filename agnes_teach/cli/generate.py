@@ -127,7 +127,8 @@ def generate_command(
     each further cut would break (measured.minimal, economy).  Without
     --difficulty at most a third of them share a rating; each time the run has
     turned away COUNT puzzles for their rating alone, each rating may take one
-    more.
+    more; a run whose time ends short of COUNT takes the puzzles it turned
+    away for their rating (each met every criterion) and says so.
 
     With --source deals the puzzles are mid-game positions of real deals
     (solved, then walked move by move): the misconception loses there, random
