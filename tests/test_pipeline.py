@@ -90,21 +90,25 @@ def test_small_quota_gives_way_by_one_each_time_it_turns_away_as_many_as_it_asks
 class _Found(_Rated):
     """A puzzle as the run's taking reads it: also its key."""
 
-    def __init__(self, task: Task, difficulty: Difficulty, key: str) -> None:
+    def __init__(self, task: Task, difficulty: Difficulty, key: str, number: int = 1) -> None:
         super().__init__(task, difficulty)
         self.key = key
+        self.source = Provenance.layout(number, 1)
 
 
 def test_a_run_short_of_its_count_takes_what_the_spread_turned_away_in_order() -> None:
     quota = small_quota(3, None)
-    offers = [_Found(Task.WIN, HARD, "a"), _Found(Task.WIN, HARD, "b"), _Found(Task.TRAP, HARD, "c"),
-              _Found(Task.WIN, HARD, "b")]
-    assert [quota(p) for p in offers] == [True, False, False, False]  # type: ignore[arg-type]
-    assert [p.key for p in quota.set_aside] == ["b", "c", "b"]  # type: ignore[attr-defined]
-    search = Search("tableau.empty", 3, wanted=quota, found=[offers[0]])  # type: ignore[list-item]
-    pipeline._Taking(search, {"a"}, pipeline.Tally(), None, None).take_set_aside()
-    assert [p.key for p in search.found] == ["a", "b", "c"]  # the second "b" is the same puzzle
-    assert search.set_aside_taken == 2
+    offers = [_Found(Task.WIN, HARD, "a"), _Found(Task.WIN, HARD, "b", 2), _Found(Task.WIN, HARD, "x"),
+              _Found(Task.TRAP, HARD, "c", 3), _Found(Task.WIN, HARD, "d", 4)]
+    assert [quota(p) for p in offers[:4]] == [True, False, False, False]  # type: ignore[arg-type]
+    assert [p.key for p in quota.set_aside] == ["b", "x", "c"]  # type: ignore[attr-defined]
+    search = Search("tableau.empty", 3, wanted=quota, found=[offers[0]], per_deal=1)  # type: ignore[list-item]
+    pipeline._Taking(search, {"a", "b"}, pipeline.Tally(), None, None).take_set_aside()
+    # "b" equals a puzzle the run avoids, and "x" comes from the number "a" came from.
+    assert [p.key for p in search.found] == ["a", "c"]
+    assert search.set_aside_taken == 1
+    # The spread gave way after three refusals: the next hard one is taken as it comes.
+    assert quota(offers[4]) and quota.set_aside == offers[1:4]  # type: ignore[arg-type]
     # A full run takes none of them.
     full = Search("tableau.empty", 1, wanted=quota, found=[offers[0]])  # type: ignore[list-item]
     pipeline._Taking(full, {"a"}, pipeline.Tally(), None, None).take_set_aside()

@@ -32,6 +32,7 @@ from __future__ import annotations
 
 import random
 import time
+from collections import Counter
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
@@ -358,16 +359,19 @@ class _Taking:
 
     def take_set_aside(self) -> None:
         """At the end of a run short of its count: the puzzles its quota turned away for their
-        rating alone (``BandQuota.set_aside``), in the order they were found, fill the places left.
-        Each met every criterion; a teacher who asked for three wants three more than a spread."""
+        rating alone (``BandQuota.set_aside``), in the order they were found, fill the places left
+        (still at most ``per_deal`` from one number). Each met every criterion; a teacher who asked
+        for three wants three more than a spread."""
         quota = self.search.wanted
         if not isinstance(quota, BandQuota):
             return
+        per_number = Counter(p.source.number for p in self.search.found)
         for puzzle in quota.set_aside:
             if self.full():
                 break
-            if puzzle.key in self.taken:
+            if puzzle.key in self.taken or per_number[puzzle.source.number] >= self.search.per_deal:
                 continue
+            per_number[puzzle.source.number] += 1
             self.taken.add(puzzle.key)
             self.search.found.append(puzzle)
             self.search.set_aside_taken += 1
