@@ -46,8 +46,10 @@ def supports(state: FastState) -> bool:
     return not r.deals_onto_columns and not r.empty_single_only
 
 
-def _tables(state: FastState) -> tuple[object, ...]:
-    return core_tables(state.rules)
+def _snapshot(state: FastState) -> tuple[object, ...]:
+    """The core's copy of a state (``new``'s second argument)."""
+    return ([bytes(c) for c in state.cols], [bytes(p) for p in state.stacks],
+            tuple(state.found), bytes(state.stock), state.deals_done)
 
 
 def core_tables(r: Rules) -> tuple[object, ...]:
@@ -87,14 +89,11 @@ class CompiledDepthFirst:
         self.state = state  # the root; the C side keeps its own copy
         self.prune = prune
         self.deal_first = deal_first
-        snapshot = (
-            [bytes(c) for c in state.cols], [bytes(p) for p in state.stacks],
-            tuple(state.found), bytes(state.stock), state.deals_done,
-        )
         self._lost = lost  # the shared table must outlive the search
         options = (prune, deal_first, deal_timing, reverse, store_forced, tight_lookahead, split_home_only,
                    seed, slots, lost)
-        self._handle = _core.new(tables if tables is not None else _tables(state), snapshot, *options)
+        self._handle = _core.new(tables if tables is not None else core_tables(state.rules), _snapshot(state),
+                                 *options)
         self.full = False
         self.result: bool | None = None
         self._sync()
@@ -132,11 +131,8 @@ class RandomGames:
     def __init__(self, state: FastState) -> None:
         if _core is None or not supports(state):
             raise RuntimeError("the compiled core does not play this game")
-        self._tables = _tables(state)
-        self._snapshot = (
-            [bytes(c) for c in state.cols], [bytes(p) for p in state.stacks],
-            tuple(state.found), bytes(state.stock), state.deals_done,
-        )
+        self.tables = core_tables(state.rules)
+        self.start = _snapshot(state)
 
     def game(self, rng: random.Random) -> RandomGame:
         return RandomGame(self, rng)
@@ -149,7 +145,7 @@ class RandomGame:
 
     def __init__(self, games: RandomGames, rng: random.Random) -> None:
         assert _core is not None
-        self._handle = _core.walker(games._tables, games._snapshot, rng.getstate()[1])
+        self._handle = _core.walker(games.tables, games.start, rng.getstate()[1])
 
     def walk(self, steps: int, greedy: bool) -> tuple[int, int]:
         """At most `steps` moves (`greedy`: a move home whenever there is one): (moves made, 0,
