@@ -203,6 +203,8 @@
     api("GET", "/api/library?lang=" + encodeURIComponent(asked)).then(function (answer) {
       if (tokenRefused(answer)) { return; }
       if (answer.status !== 200) { $("[data-assignment-message]").textContent = problem(answer); return; }
+      // The language changed while this answer was on its way: ask again in the one shown now.
+      if (asked !== lang) { loadLibrary(); return; }
       library = answer.data;
       library.lang = asked;
       renderLibrary();

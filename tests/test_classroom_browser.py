@@ -447,6 +447,35 @@ def _axe(page: Any) -> list[tuple[str, str, int, str]]:
     return [tuple(v) for v in found]
 
 
+def test_the_library_comes_in_the_language_chosen_while_on_its_way(server: Server, browser: Any) -> None:
+    """The dashboard asks for the library in its first language; switched to Spanish before that
+    answer arrives, it shows the Spanish titles, not the late English ones (under load the CI
+    once saw the English titles stay)."""
+    status, made = server.call("POST", "/api/classes", {"name": "Late library", "lang": "en"})
+    assert status == 201, made
+    teacher = Watched(browser, server, PHONE)
+    held: list[Any] = []
+
+    def hold_english(route: Any) -> None:
+        if "lang=en" in route.request.url and not held:
+            held.append(route)  # answered below, after the switch
+        else:
+            route.continue_()
+
+    teacher.page.route("**/api/library?*", hold_english)
+    page = _dashboard(teacher, server, made["id"])
+    page.wait_for_function("document.querySelector('[data-languages] button[data-lang=\"es\"]') !== null")
+    assert held, "the English library was never asked for"
+    page.click('[data-languages] button[data-lang="es"]')
+    held[0].continue_()
+    _status, library = server.call("GET", "/api/library?lang=es")
+    first = library["themes"][0]
+    expect(page.locator("[data-theme-select] option").first).to_have_text(
+        f"{first['title']} ({first['count']} problemas)")
+    teacher.clean()
+    teacher.close()
+
+
 def test_axe_finds_nothing_on_the_pages(server: Server, browser: Any) -> None:
     status, made = server.call("POST", "/api/classes", {"name": "Axe class", "lang": "en"})
     assert status == 201, made
