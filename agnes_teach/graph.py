@@ -17,11 +17,12 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from . import keys
-from .board import home_safety
+from .board import home_safety, locate
 from .board import is_safe_home as board_safe_home
-from .cards import Card, rank_index, rank_of
-from .engine import apply_unchecked, legal_moves
+from .cards import Card, rank_index, rank_of, suit_of
+from .engine import apply_unchecked, home_moves, legal_moves
 from .moves import Move
+from .piles import PileKind
 from .position import Position
 
 
@@ -61,14 +62,35 @@ def autoplay(pos: Position, lowest_first: bool = False) -> tuple[Position, tuple
     progress = True
     while progress and not pos.is_won():
         progress = False
-        for move in legal_moves(pos):
-            if move.dest.is_foundation and move.card is not None and is_safe_home(pos, move.card) \
+        # The moves home alone, in legal_moves's order: the explorer asks this after every move.
+        for move in home_moves(pos):
+            if move.card is not None and is_safe_home(pos, move.card) \
                     and (not lowest_first or _lower_ranks_home(pos, move.card)):
                 pos = apply_unchecked(pos, move)
                 played.append(move)
                 progress = True
                 break
     return pos, tuple(played)
+
+
+def autoplay_after(here: Position, move: Move, after: Position,
+                   lowest_first: bool = False) -> tuple[Position, tuple[Move, ...]]:
+    """``autoplay(after, lowest_first)`` where `after` is `move` played (or, by a believer, imagined)
+    at `here`, a state autoplay has settled with the same `lowest_first`: the explorers ask it of
+    every move of every state.  A move between piles changes neither the foundations nor the
+    deals, so which cards may go home safely is unchanged; only the card it uncovers and the one
+    now on top where it went can have become such a move home (a card may play home from a column
+    and not from a reserve pile).  Unless one of them is next home, `after` is settled already
+    (``tests/test_plans.py`` holds the two equal)."""
+    if move.card is None or move.dest.is_foundation:
+        return autoplay(after, lowest_first)
+    place = locate(here, move.card)
+    if place.kind is PileKind.FOUNDATION or place.kind is PileKind.STOCK:
+        return autoplay(after, lowest_first)
+    for pile in (after.piles_of(place.kind)[place.index], after.pile(move.dest)):
+        if pile and after.foundations[suit_of(pile[-1])] == rank_index(after.base, rank_of(pile[-1])):
+            return autoplay(after, lowest_first)
+    return after, ()
 
 
 @dataclass
@@ -252,7 +274,9 @@ def explore(pos: Position, max_states: int, play_safe_home: bool = True,
             for move in legal_moves(here):
                 nxt = apply_unchecked(here, move)
                 if play_safe_home:
-                    nxt, played = autoplay(nxt, lowest_first=learner_returns)
+                    # Every stored state but the root has been settled so.
+                    nxt, played = (autoplay_after(here, move, nxt, learner_returns) if i
+                                   else autoplay(nxt, lowest_first=learner_returns))
                     if played:
                         auto[(i, move)] = played
                 key, order = key_of(nxt)

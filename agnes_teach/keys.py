@@ -31,10 +31,11 @@ agreeing with the Python search state for state (verdicts and node counts).
 
 from __future__ import annotations
 
-from functools import cache
+from functools import cache, lru_cache
 
 from .piles import Pile, PileKind
-from .position import Position
+from .position import Cards, Position
+from .profile import Profile
 
 PILE_SEP = b"\xfe"  # between the parts of one group
 GROUP_SEP = b"\xfd"  # between the columns and the stacks
@@ -47,11 +48,20 @@ NO_CARD = 0xFF  # in a pile's future: a deal that passes it by
 def futures(pos: Position) -> dict[Pile, list[int]]:
     """What each pile will still receive: per deal to come, its card, or NO_CARD if that deal
     passes the pile by (so two piles trade places only when the deals treat them alike)."""
-    out: dict[Pile, list[int]] = {}
     if not pos.stock:  # nothing is to come (the question asked of most states, so answered first)
+        return {}
+    return futures_of(pos.profile, pos.stock)
+
+
+def futures_of(profile: Profile, stock: Cards) -> dict[Pile, list[int]]:
+    """:func:`futures` of a position of `profile` with `stock` left (which says the deals done)."""
+    out: dict[Pile, list[int]] = {}
+    if not stock:
         return out
-    rest = list(pos.stock)
-    deals = pos.profile.stock_deals[pos.deals_done:]
+    done = profile.deals_done(len(stock))
+    assert done is not None
+    rest = list(stock)
+    deals = profile.stock_deals[done:]
     for d, deal in enumerate(deals):
         for card, pile in zip(rest, deal, strict=False):
             out.setdefault(pile, [NO_CARD] * len(deals))[d] = card
@@ -94,20 +104,41 @@ def key_and_order(pos: Position, kinds_apart: bool = False) -> tuple[bytes, tupl
     exposed cells from trading places (the same future either way, but a card put on them is
     refused by different rules: the practice page names the rule, so it must not merge them).
     """
-    coming = futures(pos)
-    columns_named, stacks_named = _pile_names(len(pos.tableau), len(pos.reserve), len(pos.exposed))
-    if coming:
-        columns = sorted((bytes(cards) + future_part(coming.get(name)), j)
-                         for j, (name, cards) in enumerate(zip(columns_named, pos.tableau, strict=True)))
-    else:  # no deal to come: a column's part is its cards
+    if pos.stock:
+        column_futures, stack_futures = _future_parts(pos.profile, pos.stock)
+        columns = sorted((bytes(cards) + future, j)
+                         for j, (cards, future) in enumerate(zip(pos.tableau, column_futures, strict=True)))
+        stacks = zip(_stack_tags(pos.profile, kinds_apart), (*pos.reserve, *pos.exposed), stack_futures,
+                     strict=True)
+    else:  # no deal to come: a pile's part is its cards (after a stack's tag)
         columns = sorted((bytes(cards), j) for j, cards in enumerate(pos.tableau))
-    stacks = zip(stacks_named, _stack_tags(pos, kinds_apart), (*pos.reserve, *pos.exposed), strict=True)
+        piles = (*pos.reserve, *pos.exposed)
+        stacks = zip(_stack_tags(pos.profile, kinds_apart), piles, (b"",) * len(piles), strict=True)
     first = len(pos.tableau)
-    parts = sorted((tag + bytes(cards) + future_part(coming.get(name)), first + i)
-                   for i, (name, tag, cards) in enumerate(stacks))
+    parts = sorted((tag + bytes(cards) + future, first + i) for i, (tag, cards, future) in enumerate(stacks))
     key = (PILE_SEP.join(part for part, _ in columns) + GROUP_SEP + PILE_SEP.join(part for part, _ in parts)
            + bytes((pos.deals_done,)))
     return key, tuple(place for _, place in (*columns, *parts))
+
+
+@lru_cache(maxsize=1024)
+def _future_parts(profile: Profile, stock: Cards) -> tuple[tuple[bytes, ...], tuple[bytes, ...]]:
+    """Each column's and each stack's part after its cards (``future_part`` of :func:`futures`) in a
+    position of `profile` with `stock` left: the explorer keys every state of a game with a stock,
+    whose stock changes only at a deal."""
+    coming = futures_of(profile, stock)
+    columns_named, stacks_named = _pile_names(profile.columns, profile.reserve_piles, profile.exposed_cells)
+    return (tuple(future_part(coming.get(name)) for name in columns_named),
+            tuple(future_part(coming.get(name)) for name in stacks_named))
+
+
+@cache
+def _stack_tags(profile: Profile, kinds_apart: bool) -> tuple[bytes, ...]:
+    """Each stack's tag in a position of `profile`: its permission to play home, and with `kinds_apart`
+    its kind."""
+    reserve = STACK_TAG[profile.reserve_to_foundation]
+    exposed = (EXPOSED_TAG if kinds_apart else STACK_TAG)[profile.exposed_to_foundation]
+    return (reserve,) * profile.reserve_piles + (exposed,) * profile.exposed_cells
 
 
 @cache
@@ -121,13 +152,6 @@ def _pile_names(columns: int, reserve: int, exposed: int) -> tuple[tuple[Pile, .
 def _stack_tags_of(reserve_home: bool, exposed_home: bool, reserve: int, exposed: int) -> tuple[bytes, ...]:
     """Each stack's tag where reserve piles and exposed cells may trade places."""
     return (STACK_TAG[reserve_home],) * reserve + (STACK_TAG[exposed_home],) * exposed
-
-
-def _stack_tags(pos: Position, kinds_apart: bool) -> list[bytes]:
-    """Each stack's tag: its permission to play home, and with `kinds_apart` its kind."""
-    reserve = STACK_TAG[pos.profile.reserve_to_foundation]
-    exposed = (EXPOSED_TAG if kinds_apart else STACK_TAG)[pos.profile.exposed_to_foundation]
-    return [reserve] * len(pos.reserve) + [exposed] * len(pos.exposed)
 
 
 def game_key(pos: Position) -> bytes:

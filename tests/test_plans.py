@@ -1,8 +1,9 @@
-"""The believer's plan search settles each move's result by a shortcut (``plans._settled_after``):
-a move between piles can only have uncovered one card that goes home safely.  Held equal to the
-full settling (every safe move home played, ``plans._settle``) for every legal move and every move
-an *add* belief imagines, on random small positions of every profile (hypothesis) and along random
-games."""
+"""The believer's plan search and the explorer settle each move's result by a shortcut
+(``graph.autoplay_after``): a move between piles can only have uncovered one card that goes home
+safely.  Held equal to the full settling (every safe move home played, ``graph.autoplay``, also
+with ``lowest_first`` as the practice page plays where cards come back) for every legal move and
+every move an *add* belief imagines, on random small positions of every profile (hypothesis) and
+along random games."""
 
 from __future__ import annotations
 
@@ -14,9 +15,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from agnes_teach.engine import apply_unchecked, legal_moves
+from agnes_teach.graph import autoplay, autoplay_after
 from agnes_teach.position import Position
 from agnes_teach.tagger.misconception import added_moves, apply_believed
-from agnes_teach.tagger.plans import EXPANDED_STATES, Plans, _settle, _settled_after, plans_for
+from agnes_teach.tagger.plans import EXPANDED_STATES, Plans, plans_for
 from agnes_teach.themes import all_themes
 
 ADD_BELIEFS = [t.believer for t in all_themes() if t.believer.kind == "add"]
@@ -24,17 +26,20 @@ ADD_BELIEFS = [t.believer for t in all_themes() if t.believer.kind == "add"]
 
 def _check_every_move(pos: Position) -> int:
     """Assert the shortcut on every move at `pos` settled; how many moves were compared."""
-    here = _settle(pos)[0]
     compared = 0
-    for move in legal_moves(here):
-        after = apply_unchecked(here, move)
-        assert _settled_after(here, move, after) == _settle(after)[0], (str(move), here.to_data())
-        compared += 1
-    for belief in ADD_BELIEFS:
-        for move in added_moves(here, belief):
-            after = apply_believed(here, move, belief)
-            assert _settled_after(here, move, after) == _settle(after)[0], (str(move), here.to_data())
+    for lowest_first in (False, True):
+        here = autoplay(pos, lowest_first)[0]
+        for move in legal_moves(here):
+            after = apply_unchecked(here, move)
+            assert autoplay_after(here, move, after, lowest_first) == autoplay(after, lowest_first), \
+                (str(move), lowest_first, here.to_data())
             compared += 1
+        for belief in ADD_BELIEFS:
+            for move in added_moves(here, belief):
+                after = apply_believed(here, move, belief)
+                assert autoplay_after(here, move, after, lowest_first) == autoplay(after, lowest_first), \
+                    (str(move), lowest_first, here.to_data())
+                compared += 1
     return compared
 
 

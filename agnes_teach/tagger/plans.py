@@ -25,13 +25,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from ..board import locate
-from ..cards import rank_index, rank_of, suit_of
-from ..engine import apply_unchecked, finishes_home, home_moves, legal_moves
-from ..graph import is_safe_home
+from ..engine import apply_unchecked, finishes_home, legal_moves
+from ..graph import autoplay, autoplay_after, is_safe_home
 from ..keys import state_key
 from ..moves import Move
-from ..piles import PileKind
 from ..position import Position
 from .misconception import Misconception, added_moves, apply_believed
 
@@ -83,7 +80,7 @@ class Plans:
         ``max_states``). Where a card can go home with no possible harm (``graph.autoplay``),
         those moves come first: they are no choice. A smaller budget gives the same answer or
         None: a search either ends exact or is not kept."""
-        if _settle(pos)[1]:
+        if autoplay(pos)[1]:
             return PlanMoves(tuple(m for m in legal_moves(pos) if _safe_now(pos, m)), ())
         key = game_state(pos)
         if key not in self.first and not self._search(pos, key, max_states or self.max_states):
@@ -139,9 +136,9 @@ class Plans:
     def _children(self, here: Position) -> list[tuple[Move, Position, bool]]:
         """Every move the believer imagines at `here` and its result, with the safe moves home
         after it played at once (they are no choice): (move, after, refused)."""
-        out = [(move, _settled_after(here, move, apply_unchecked(here, move)), False)
+        out = [(move, autoplay_after(here, move, apply_unchecked(here, move))[0], False)
                for move in legal_moves(here)]
-        out += [(move, _settled_after(here, move, apply_believed(here, move, self.misconception)), True)
+        out += [(move, autoplay_after(here, move, apply_believed(here, move, self.misconception))[0], True)
                 for move in added_moves(here, self.misconception)]
         return out
 
@@ -171,7 +168,7 @@ class Plans:
         seen: dict[bytes, bool | None] = {}
 
         def walk(here: Position) -> bool | None:
-            here = _settle(here)[0]
+            here = autoplay(here)[0]
             key = game_state(here)
             if key in seen:
                 return seen[key]
@@ -194,7 +191,7 @@ class Plans:
         plans never need one (or could not be found)."""
         here = apply_unchecked(pos, move)
         for _ in range(self.max_states):
-            here = _settle(here)[0]
+            here = autoplay(here)[0]
             moves = self.first_moves(here)
             if moves is None or moves.goal:
                 return None
@@ -204,43 +201,6 @@ class Plans:
                 return None
             here = apply_unchecked(here, moves.legal[0])
         return None
-
-
-def _home_tops(pos: Position) -> list[Move]:
-    """The legal moves home (of pile tops: the one move generator's)."""
-    return home_moves(pos)
-
-
-def _settle(pos: Position) -> tuple[Position, tuple[Move, ...]]:
-    """`pos` with the safe moves home played until none is left (those of ``graph.autoplay``, found
-    among the pile tops alone: the believer's search asks it of every state), and the moves."""
-    played: list[Move] = []
-    while True:
-        move = next((m for m in _home_tops(pos) if m.card is not None and is_safe_home(pos, m.card)), None)
-        if move is None:
-            return pos, tuple(played)
-        pos = apply_unchecked(pos, move)
-        played.append(move)
-
-
-def _settled_after(here: Position, move: Move, after: Position) -> Position:
-    """``_settle(after)[0]`` where `after` is `move` played (or imagined) at `here`, a state with no
-    safe move home left: the search asks it of every move of every state.  A move between piles
-    changes neither the foundations nor the deals, so the only cards that can have become a safe
-    move home are the one it uncovers and the one now on top where it went (a card may play home
-    from a column and not from a reserve pile); unless one of them is next home, `after` is
-    settled already (``tests/test_plans.py`` holds the two equal)."""
-    if move.card is None or move.dest.is_foundation:
-        return _settle(after)[0]
-    place = locate(here, move.card)
-    if place.kind is PileKind.FOUNDATION or place.kind is PileKind.STOCK:
-        return _settle(after)[0]
-    # The card uncovered, and the destination's top: a card from a pile that may not play home
-    # (a reserve pile in some games) may go home from its new one.
-    for pile in (after.piles_of(place.kind)[place.index], after.pile(move.dest)):
-        if pile and after.foundations[suit_of(pile[-1])] == rank_index(after.base, rank_of(pile[-1])):
-            return _settle(after)[0]
-    return after
 
 
 def _safe_now(pos: Position, move: Move) -> bool:

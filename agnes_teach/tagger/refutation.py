@@ -40,7 +40,7 @@ from functools import lru_cache
 
 from ..cards import Card, make_card, rank_at, rank_index, rank_of, suit_of
 from ..engine import apply_unchecked, legal_moves, refusal, resolve
-from ..graph import autoplay
+from ..graph import autoplay, autoplay_after
 from ..keys import state_key
 from ..moves import AmbiguousMoveError, Move, MoveText
 from ..piles import Pile
@@ -214,7 +214,7 @@ def _walk(pos: Position, max_states: int, safe: bool) -> Reach | None:
         for move in legal_moves(here):
             after = apply_unchecked(here, move)
             if safe:
-                after = autoplay(after)[0]
+                after = autoplay_after(here, move, after)[0]  # `here` is settled too
             key_after = state_key(after)
             if key_after not in seen:
                 if len(seen) >= max_states:
