@@ -54,6 +54,7 @@ from dataclasses import dataclass, field
 from enum import Enum, auto
 from functools import cache
 
+from .board import links, run_start_in
 from .cards import Card, card_name, make_card, rank_at, suit_of
 from .checker import solution_line
 from .engine import AmbiguousMoveError, IllegalMoveError, Refusal, apply_unchecked, refusal, resolve
@@ -455,9 +456,12 @@ def cross_check(graph: GameGraph, winnable: list[bool], scenario_id: str) -> Non
 # many cards of its suit are home.
 OffBoardKey = tuple[int, bool, int]
 # Where an on-board card lies, as far as the rules read it: its pile's kind and index, whether it
-# is the pile's bottom card, and the pile's cards from the one under it up (a foundation's top
-# card: the foundation, by suit, and its depth there).
-Source = tuple[PileKind, int, bool, Cards]
+# is the pile's bottom card, and what moving it from there would move: in a column, how many cards
+# the tail from it holds when that tail is one run (None: it is no run), and whether it leads the
+# run at the top (a whole-run game moves no part of it); in a stack, whether it is the top card
+# (a foundation's top card: the foundation, by suit, and whether it is the only card there).  Not
+# the cards themselves: a card buried under other cards is refused alike whatever they are.
+Source = tuple[PileKind, int, bool, int | None, bool]
 # An on-board card's refusal for one destination is asked once per: the card, where it lies, how
 # many cards its suit has home, the destination (a column by whether it is the card's own, not by
 # its number: no rule reads which column it is) and, for a column, the card on top of it.
@@ -500,25 +504,37 @@ def on_board(pos: Position) -> set[int]:
     return cards
 
 
+# Enum members are slow to look up on the class, and every state's every card asks.
+_COLUMN, _RESERVE, _EXPOSED = PileKind.COLUMN, PileKind.RESERVE, PileKind.EXPOSED
+_FOUNDATION = PileKind.FOUNDATION
+
+
 def sources(pos: Position) -> dict[int, Source]:
     """Every card a learner sees and can tap (:func:`on_board`), with where it lies
     (:data:`Source`)."""
     out: dict[int, Source] = {}
-    for kind, group in ((PileKind.COLUMN, pos.tableau), (PileKind.RESERVE, pos.reserve),
-                        (PileKind.EXPOSED, pos.exposed)):
+    table = links(pos.profile, pos.base)
+    for index, pile in enumerate(pos.tableau):
+        # The tail from a card is one run exactly when the card lies in the run at the top.
+        lead = run_start_in(table, pile)
+        height = len(pile)
+        for depth, card in enumerate(pile):
+            out[card] = (_COLUMN, index, depth == 0, height - depth if depth >= lead else None, depth == lead)
+    for kind, group in ((_RESERVE, pos.reserve), (_EXPOSED, pos.exposed)):
         for index, pile in enumerate(group):
+            top = len(pile) - 1
             for depth, card in enumerate(pile):
-                out[card] = (kind, index, depth == 0, pile[max(depth - 1, 0):])
+                out[card] = (kind, index, depth == 0, None, depth == top)
     for suit, n in enumerate(pos.foundations):
         if n:
-            out[make_card(rank_at(pos.base, n - 1), suit)] = (PileKind.FOUNDATION, suit, n == 1, ())
+            out[make_card(rank_at(pos.base, n - 1), suit)] = (_FOUNDATION, suit, n == 1, None, True)
     return out
 
 
 def on_board_key(pos: Position, card: int, source: Source, dest: Pile) -> OnBoardKey:
     """What the rules read of a position to answer moving an on-board `card` to `dest`
-    (``predicates.py``): where the card lies (the cards on it, whose run it heads; the card under
-    it, whether its run goes on below), how many cards of its suit are home (the next one its
+    (``predicates.py``): where the card lies (:data:`Source`: what moving it would move, and
+    whether its run goes on below), how many cards of its suit are home (the next one its
     foundation takes; whether it is a foundation's top card), and for a column destination
     whether it is the card's own, whether it is empty and its top card (a reserve pile or an
     exposed cell refuses every card whatever it holds).  The profile and the base are the game's.
