@@ -32,7 +32,7 @@ the move, then the cost, ``why_loses``).
 
 The engine is asked about every card on the board (in a pile, or on top of its
 foundation) and every destination once per what its rules read
-(:func:`on_board_key`: the card's pile and its place in it, the foundations,
+(:func:`on_board_key`: the card's pile and what moving it would move, the foundations,
 the destination and its top card, a column by whether it is the card's own,
 not by its number), not once per state: a move changes two piles, so nearly
 every such question recurs in the next state; a card's whole row is kept once
