@@ -48,15 +48,13 @@ NO_CARD = 0xFF  # in a pile's future: a deal that passes it by
 def futures(pos: Position) -> dict[Pile, list[int]]:
     """What each pile will still receive: per deal to come, its card, or NO_CARD if that deal
     passes the pile by (so two piles trade places only when the deals treat them alike)."""
-    if not pos.stock:  # nothing is to come (the question asked of most states, so answered first)
-        return {}
     return futures_of(pos.profile, pos.stock)
 
 
 def futures_of(profile: Profile, stock: Cards) -> dict[Pile, list[int]]:
     """:func:`futures` of a position of `profile` with `stock` left (which says the deals done)."""
     out: dict[Pile, list[int]] = {}
-    if not stock:
+    if not stock:  # nothing is to come (the question asked of most states, so answered first)
         return out
     done = profile.deals_done(len(stock))
     assert done is not None
